@@ -1,0 +1,132 @@
+//! Godot's binary Variant format — `var_to_bytes` / `bytes_to_var`, `FileAccess.store_var`,
+//! `StreamPeer.put_var`, `PacketPeer` — in pure Rust, byte for byte like the engine.
+//!
+//! ```
+//! use godot_variant_codec::{decode, encode, DecodeOptions, EncodeOptions, Value};
+//!
+//! let bytes = encode(&Value::Int(7), &EncodeOptions::default()).unwrap();
+//! assert_eq!(bytes, [2, 0, 0, 0, 7, 0, 0, 0]);
+//! let (value, consumed) = decode(&bytes, &DecodeOptions::default()).unwrap();
+//! assert_eq!((value, consumed), (Value::Int(7), 8));
+//! ```
+//!
+//! Layers: [`wire`] reads and writes little-endian primitives with bounds; [`types`] is
+//! the table of type ids; the codec walks [`Value`]s over them.
+
+mod decode;
+mod encode;
+pub mod error;
+mod header;
+mod keys;
+pub mod stream;
+mod typed;
+pub mod types;
+pub mod value;
+pub mod wire;
+
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
+pub use types::{Generation, VariantType};
+pub use value::{
+    Array, ContainerType, Dictionary, NodePath, Object, PackedReals, Reals, Signal, Value,
+    ENCODED_OBJECT_AS_ID,
+};
+
+use wire::{Reader, SizeCounter};
+
+/// The engine's `Variant::MAX_RECURSION_DEPTH`: values nested deeper are refused.
+pub const MAX_RECURSION_DEPTH: usize = 1024;
+
+/// The `real_t` of the engine being written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Precision {
+    /// A default build (`real_t = float`): math types in 32 bits.
+    #[default]
+    Single,
+    /// A `precision=double` build: math types and packed vector arrays in 64 bits, flagged.
+    Double,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeOptions {
+    pub precision: Precision,
+    /// Deepest nesting written; the engine's is [`MAX_RECURSION_DEPTH`].
+    pub max_depth: usize,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            precision: Precision::Single,
+            max_depth: MAX_RECURSION_DEPTH,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Accept full objects (`bytes_to_var_with_objects`). Off, an encoded object is an
+    /// error (`ERR_UNAUTHORIZED`) and only instance ids decode.
+    pub allow_objects: bool,
+    /// Deepest nesting accepted; the engine's is [`MAX_RECURSION_DEPTH`].
+    pub max_depth: usize,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            allow_objects: false,
+            max_depth: MAX_RECURSION_DEPTH,
+        }
+    }
+}
+
+/// The bytes of `value`, as `var_to_bytes` writes them.
+pub fn encode(value: &Value, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(encoded_size(value, opts)?);
+    encode_into(value, &mut out, opts)?;
+    Ok(out)
+}
+
+/// Appends the bytes of `value` to `out`. On error, `out` is left as it was.
+pub fn encode_into(
+    value: &Value,
+    out: &mut Vec<u8>,
+    opts: &EncodeOptions,
+) -> Result<(), EncodeError> {
+    let start = out.len();
+    let mut encoder = encode::Encoder::new(&mut *out, opts);
+    let result = encoder.value(value, 0);
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// The length `encode` would produce, computed without writing bytes.
+pub fn encoded_size(value: &Value, opts: &EncodeOptions) -> Result<usize, EncodeError> {
+    let mut counter = encode::Encoder::new(SizeCounter::default(), opts);
+    counter.value(value, 0)?;
+    Ok(counter.sink.0)
+}
+
+/// Decodes one value from the start of `bytes`, returning it and the number of bytes it
+/// used. Trailing bytes are allowed, as in `bytes_to_var`.
+///
+/// The count is the engine's (`decode_var_size`): when the input ends inside the padding
+/// of a trailing PackedByteArray, which the engine accepts, it exceeds `bytes.len()` by
+/// up to 3.
+pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, usize), DecodeError> {
+    decode_at(bytes, 0, opts)
+}
+
+/// Like [`decode`], for a window of a larger buffer that starts at `base`: error offsets
+/// count from the start of the larger buffer.
+pub fn decode_at(
+    bytes: &[u8],
+    base: usize,
+    opts: &DecodeOptions,
+) -> Result<(Value, usize), DecodeError> {
+    let mut decoder = decode::Decoder::new(Reader::new(bytes, base), opts);
+    let value = decoder.value(0)?;
+    Ok((value, decoder.r.consumed()))
+}

@@ -1,0 +1,113 @@
+//! What a typed container does with an element of another type: `ContainerTypeValidate`.
+//!
+//! The engine converts the element when `Variant::can_convert_strict` allows it and drops
+//! it (with an error print, but no decoding error) otherwise.
+
+use crate::types::VariantType;
+use crate::value::{ContainerType, NodePath, Reals, Value};
+
+/// The element as the typed container stores it, or `None` when the container refuses it.
+pub fn coerce(value: Value, element_type: &ContainerType) -> Option<Value> {
+    let target = match element_type {
+        ContainerType::Untyped => return Some(value),
+        ContainerType::Builtin(t) => *t,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => VariantType::Object,
+    };
+    let source = value.variant_type();
+    if source == target || (source == VariantType::Nil && target == VariantType::Object) {
+        return Some(value);
+    }
+    convert_strict(value, target)
+}
+
+/// C++'s float → integer conversion as x86-64 performs it: truncation, with the
+/// "integer indefinite" value (the minimum) for NaN and out-of-range input.
+macro_rules! x86_truncate {
+    ($name:ident, $float:ty, $int:ty) => {
+        fn $name(x: $float) -> $int {
+            const LIMIT: $float = -(<$int>::MIN as $float);
+            if x.is_nan() || x >= LIMIT || x < -LIMIT {
+                <$int>::MIN
+            } else {
+                x as $int
+            }
+        }
+    };
+}
+x86_truncate!(f64_to_i64, f64, i64);
+x86_truncate!(f32_to_i32, f32, i32);
+
+fn reals_to_ints<const N: usize>(r: &Reals<N>) -> [i32; N] {
+    r.to_f32().map(f32_to_i32)
+}
+
+fn ints_to_reals<const N: usize>(i: &[i32; N]) -> Reals<N> {
+    Reals::Single(i.map(|x| x as f32))
+}
+
+/// `NodePath`'s `operator String`: names joined by `/`, each subname after `:`.
+fn node_path_string(p: &NodePath) -> String {
+    let mut s = String::new();
+    if p.absolute {
+        s.push('/');
+    }
+    s.push_str(&p.names.join("/"));
+    for sub in &p.subnames {
+        s.push(':');
+        s.push_str(sub);
+    }
+    s
+}
+
+/// The conversions of `Variant::can_convert_strict` that this codec performs. The others
+/// it allows (transforms into one another, Color from String or int, RID from Object,
+/// NodePath from String, Array and packed arrays into one another) are refused here:
+/// such elements are dropped rather than guessed at.
+fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
+    use VariantType as T;
+    Some(match (value, target) {
+        (Value::Int(i), T::Bool) => Value::Bool(i != 0),
+        (Value::Float(f), T::Bool) => Value::Bool(f != 0.0),
+        (Value::Bool(b), T::Int) => Value::Int(i64::from(b)),
+        (Value::Float(f), T::Int) => Value::Int(f64_to_i64(f)),
+        (Value::Bool(b), T::Float) => Value::Float(f64::from(u8::from(b))),
+        (Value::Int(i), T::Float) => Value::Float(i as f64),
+        (Value::StringName(s), T::String) => Value::String(s),
+        (Value::NodePath(p), T::String) => Value::String(node_path_string(&p)),
+        (Value::String(s), T::StringName) => Value::StringName(s),
+        (Value::Vector2i(i), T::Vector2) => Value::Vector2(ints_to_reals(&i)),
+        (Value::Vector2(r), T::Vector2i) => Value::Vector2i(reals_to_ints(&r)),
+        (Value::Rect2i(i), T::Rect2) => Value::Rect2(ints_to_reals(&i)),
+        (Value::Rect2(r), T::Rect2i) => Value::Rect2i(reals_to_ints(&r)),
+        (Value::Vector3i(i), T::Vector3) => Value::Vector3(ints_to_reals(&i)),
+        (Value::Vector3(r), T::Vector3i) => Value::Vector3i(reals_to_ints(&r)),
+        (Value::Vector4i(i), T::Vector4) => Value::Vector4(ints_to_reals(&i)),
+        (Value::Vector4(r), T::Vector4i) => Value::Vector4i(reals_to_ints(&r)),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_matches_x86() {
+        assert_eq!(f64_to_i64(f64::NAN), i64::MIN);
+        assert_eq!(f64_to_i64(1e300), i64::MIN);
+        assert_eq!(f64_to_i64(-2.9), -2);
+        assert_eq!(f32_to_i32(3e9), i32::MIN);
+        assert_eq!(f32_to_i32(-2147483648.0), i32::MIN);
+        assert_eq!(f32_to_i32(2147483520.0), 2147483520);
+    }
+
+    #[test]
+    fn typed_containers_convert_or_drop() {
+        let ints = ContainerType::Builtin(VariantType::Int);
+        assert_eq!(coerce(Value::Float(2.7), &ints), Some(Value::Int(2)));
+        assert_eq!(coerce(Value::String("x".into()), &ints), None);
+        let objects = ContainerType::ClassName("Node".into());
+        assert_eq!(coerce(Value::Nil, &objects), Some(Value::Nil));
+        assert_eq!(coerce(Value::Int(1), &objects), None);
+    }
+}

@@ -1,0 +1,238 @@
+//! The value model: one Rust type per Godot 4 `Variant::Type`, shaped like the wire.
+//!
+//! Floating-point math types keep the precision they were decoded with ([`Reals`],
+//! [`PackedReals`]) so that decode → encode gives back the exact bits, NaN payloads
+//! included, and packed vector arrays can be copied in bulk.
+
+use crate::types::VariantType;
+
+/// `N` real numbers (`real_t` in the engine), in the precision they arrived in.
+///
+/// Godot's math types (Vector2, Transform3D, …) use `real_t`, which is `float` in a
+/// default build and `double` in a `precision=double` build; the wire marks the latter
+/// with a flag. Keeping the wire precision avoids a lossy or NaN-quieting conversion
+/// unless the value is encoded for the other precision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reals<const N: usize> {
+    Single([f32; N]),
+    Double([f64; N]),
+}
+
+impl<const N: usize> Reals<N> {
+    /// The components as `f64` (exact for single precision).
+    pub fn to_f64(&self) -> [f64; N] {
+        match self {
+            Reals::Single(v) => v.map(f64::from),
+            Reals::Double(v) => *v,
+        }
+    }
+
+    /// The components as `f32`, rounded as the engine rounds `double` to `float`.
+    pub fn to_f32(&self) -> [f32; N] {
+        match self {
+            Reals::Single(v) => *v,
+            Reals::Double(v) => v.map(|x| x as f32),
+        }
+    }
+}
+
+impl<const N: usize> From<[f32; N]> for Reals<N> {
+    fn from(v: [f32; N]) -> Self {
+        Reals::Single(v)
+    }
+}
+
+impl<const N: usize> From<[f64; N]> for Reals<N> {
+    fn from(v: [f64; N]) -> Self {
+        Reals::Double(v)
+    }
+}
+
+/// A packed array of `N`-component real vectors (PackedVector2/3/4Array), in wire precision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PackedReals<const N: usize> {
+    Single(Vec<[f32; N]>),
+    Double(Vec<[f64; N]>),
+}
+
+impl<const N: usize> PackedReals<N> {
+    pub fn len(&self) -> usize {
+        match self {
+            PackedReals::Single(v) => v.len(),
+            PackedReals::Double(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<const N: usize> Default for PackedReals<N> {
+    fn default() -> Self {
+        PackedReals::Single(Vec::new())
+    }
+}
+
+/// The element (or key / value) type of a typed Array or Dictionary, as the header bits carry it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ContainerType {
+    /// An untyped container (`Array`, `Dictionary`).
+    #[default]
+    Untyped,
+    /// A built-in type, e.g. `Array[int]`.
+    Builtin(VariantType),
+    /// Objects of a native or global class, e.g. `Array[Node]`.
+    ClassName(String),
+    /// Objects of a script, by its `res://` path.
+    Script(String),
+}
+
+/// Name of the class the engine substitutes for objects it did not decode.
+pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
+/// An Object, in one of the three shapes the format has.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Object {
+    /// A null object (decoded from id 0 or an empty class name). The engine encodes a null
+    /// or freed object as `nil`, and so does this codec.
+    Null,
+    /// An instance id (what `var_to_bytes` writes; decodes to `EncodedObjectAsID`).
+    Id(u64),
+    /// A whole object, as `var_to_bytes_with_objects` writes it: its class and stored
+    /// properties (`script` carries a `res://` path as a String).
+    Full {
+        class: String,
+        properties: Vec<(String, Value)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodePath {
+    pub names: Vec<String>,
+    pub subnames: Vec<String>,
+    pub absolute: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Signal {
+    pub name: String,
+    pub object_id: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Array {
+    pub element_type: ContainerType,
+    pub items: Vec<Value>,
+}
+
+/// A Dictionary: its entries in insertion order, keys unique as the engine keeps them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Dictionary {
+    pub key_type: ContainerType,
+    pub value_type: ContainerType,
+    pub entries: Vec<(Value, Value)>,
+}
+
+/// A Godot 4 Variant. One variant per `Variant::Type`, in the engine's order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Value {
+    #[default]
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(String),
+    Vector2(Reals<2>),
+    Vector2i([i32; 2]),
+    /// position x, y, size x, y
+    Rect2(Reals<4>),
+    Rect2i([i32; 4]),
+    Vector3(Reals<3>),
+    Vector3i([i32; 3]),
+    /// columns x, y, origin, each (x, y)
+    Transform2D(Reals<6>),
+    Vector4(Reals<4>),
+    Vector4i([i32; 4]),
+    /// normal x, y, z, d
+    Plane(Reals<4>),
+    /// x, y, z, w
+    Quaternion(Reals<4>),
+    /// position x, y, z, size x, y, z
+    Aabb(Reals<6>),
+    /// rows x, y, z, each (x, y, z)
+    Basis(Reals<9>),
+    /// basis rows then origin
+    Transform3D(Reals<12>),
+    /// columns x, y, z, w, each (x, y, z, w)
+    Projection(Reals<16>),
+    /// r, g, b, a: always single precision
+    Color([f32; 4]),
+    StringName(String),
+    NodePath(NodePath),
+    Rid(u64),
+    Object(Object),
+    /// The format carries no Callable data: the engine writes only the header.
+    Callable,
+    Signal(Signal),
+    Dictionary(Dictionary),
+    Array(Array),
+    PackedByteArray(Vec<u8>),
+    PackedInt32Array(Vec<i32>),
+    PackedInt64Array(Vec<i64>),
+    PackedFloat32Array(Vec<f32>),
+    PackedFloat64Array(Vec<f64>),
+    PackedStringArray(Vec<String>),
+    PackedVector2Array(PackedReals<2>),
+    PackedVector3Array(PackedReals<3>),
+    PackedColorArray(Vec<[f32; 4]>),
+    PackedVector4Array(PackedReals<4>),
+}
+
+impl Value {
+    /// The engine's `Variant::Type` of this value.
+    pub fn variant_type(&self) -> VariantType {
+        use VariantType as T;
+        match self {
+            Value::Nil => T::Nil,
+            Value::Bool(_) => T::Bool,
+            Value::Int(_) => T::Int,
+            Value::Float(_) => T::Float,
+            Value::String(_) => T::String,
+            Value::Vector2(_) => T::Vector2,
+            Value::Vector2i(_) => T::Vector2i,
+            Value::Rect2(_) => T::Rect2,
+            Value::Rect2i(_) => T::Rect2i,
+            Value::Vector3(_) => T::Vector3,
+            Value::Vector3i(_) => T::Vector3i,
+            Value::Transform2D(_) => T::Transform2D,
+            Value::Vector4(_) => T::Vector4,
+            Value::Vector4i(_) => T::Vector4i,
+            Value::Plane(_) => T::Plane,
+            Value::Quaternion(_) => T::Quaternion,
+            Value::Aabb(_) => T::Aabb,
+            Value::Basis(_) => T::Basis,
+            Value::Transform3D(_) => T::Transform3D,
+            Value::Projection(_) => T::Projection,
+            Value::Color(_) => T::Color,
+            Value::StringName(_) => T::StringName,
+            Value::NodePath(_) => T::NodePath,
+            Value::Rid(_) => T::Rid,
+            Value::Object(_) => T::Object,
+            Value::Callable => T::Callable,
+            Value::Signal(_) => T::Signal,
+            Value::Dictionary(_) => T::Dictionary,
+            Value::Array(_) => T::Array,
+            Value::PackedByteArray(_) => T::PackedByteArray,
+            Value::PackedInt32Array(_) => T::PackedInt32Array,
+            Value::PackedInt64Array(_) => T::PackedInt64Array,
+            Value::PackedFloat32Array(_) => T::PackedFloat32Array,
+            Value::PackedFloat64Array(_) => T::PackedFloat64Array,
+            Value::PackedStringArray(_) => T::PackedStringArray,
+            Value::PackedVector2Array(_) => T::PackedVector2Array,
+            Value::PackedVector3Array(_) => T::PackedVector3Array,
+            Value::PackedColorArray(_) => T::PackedColorArray,
+            Value::PackedVector4Array(_) => T::PackedVector4Array,
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The wire layer: little-endian primitives with offsets and bounds, under the value codec.
+//!
+//! [`Reader`] never reads past its input and never allocates more than the input can
+//! hold. [`Sink`] is where encoded bytes go: a `Vec<u8>` writes them, a [`SizeCounter`]
+//! only counts them, so the encoded size comes from the very same walk as the bytes.
+
+use crate::error::{DecodeError, DecodeErrorKind};
+
+/// Plain numeric data whose little-endian bytes are its wire form (on a little-endian
+/// host, its memory). Sealed: every bit pattern is a valid value and there is no padding.
+pub trait Plain: Copy + sealed::Sealed {
+    const SIZE: usize;
+    fn from_le(bytes: &[u8]) -> Self;
+    fn put_le(self, out: &mut Vec<u8>);
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! plain_scalar {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Plain for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            #[inline]
+            fn from_le(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes[..Self::SIZE].try_into().expect("sized by caller"))
+            }
+            #[inline]
+            fn put_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+plain_scalar!(u8, i32, u32, i64, u64, f32, f64);
+
+impl<T: Plain, const N: usize> sealed::Sealed for [T; N] {}
+impl<T: Plain, const N: usize> Plain for [T; N] {
+    const SIZE: usize = T::SIZE * N;
+    #[inline]
+    fn from_le(bytes: &[u8]) -> Self {
+        std::array::from_fn(|i| T::from_le(&bytes[i * T::SIZE..]))
+    }
+    #[inline]
+    fn put_le(self, out: &mut Vec<u8>) {
+        for x in self {
+            x.put_le(out);
+        }
+    }
+}
+
+/// The bytes of a slice of plain values, as they lie in memory.
+#[cfg(target_endian = "little")]
+fn memory_of<T: Plain>(items: &[T]) -> &[u8] {
+    // SAFETY: `Plain` types have no padding and no invalid bit patterns, u8 has alignment 1,
+    // and the length covers exactly the slice's memory.
+    unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<u8>(), std::mem::size_of_val(items)) }
+}
+
+/// Bytes read from the input with a cursor. The cursor may pass the end by the padding of a
+/// trailing PackedByteArray (the engine counts that padding without checking it is there);
+/// every read beyond the end fails.
+pub struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    /// Added to positions in errors, for inputs that are a window into a larger buffer.
+    base: usize,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(input: &'a [u8], base: usize) -> Self {
+        Reader {
+            input,
+            pos: 0,
+            base,
+        }
+    }
+
+    /// Bytes consumed so far, as the engine counts them.
+    pub fn consumed(&self) -> usize {
+        self.pos
+    }
+
+    /// Absolute offset of the cursor, for error reports.
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.input.len().saturating_sub(self.pos)
+    }
+
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        self.error_at(self.pos, kind)
+    }
+
+    pub fn error_at(&self, pos: usize, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError {
+            offset: self.base + pos,
+            kind,
+        }
+    }
+
+    /// The next `n` bytes; `what` names the item for the truncation error.
+    #[inline]
+    pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], DecodeError> {
+        if n > self.remaining() {
+            return Err(self.error(DecodeErrorKind::Truncated(what)));
+        }
+        let bytes = &self.input[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    #[inline]
+    pub fn read<T: Plain>(&mut self, what: &'static str) -> Result<T, DecodeError> {
+        self.take(T::SIZE, what).map(T::from_le)
+    }
+
+    /// `count` plain values, after the caller checked they fit in the input.
+    pub fn read_plain_vec<T: Plain>(
+        &mut self,
+        count: usize,
+        what: &'static str,
+    ) -> Result<Vec<T>, DecodeError> {
+        let bytes = self.take(count * T::SIZE, what)?;
+        #[cfg(target_endian = "little")]
+        {
+            let mut items = Vec::<T>::with_capacity(count);
+            // SAFETY: `items` has room for `count` values, exactly `bytes.len()` bytes; `Plain`
+            // values have no padding and any bytes form a valid one, so after the copy the
+            // first `count` elements are initialized.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    bytes.as_ptr(),
+                    items.as_mut_ptr().cast::<u8>(),
+                    bytes.len(),
+                );
+                items.set_len(count);
+            }
+            Ok(items)
+        }
+        #[cfg(not(target_endian = "little"))]
+        {
+            Ok(bytes.chunks_exact(T::SIZE).map(T::from_le).collect())
+        }
+    }
+
+    /// Moves the cursor over `n` padding bytes without checking they are present, as the
+    /// engine does after a PackedByteArray.
+    pub fn skip_unchecked(&mut self, n: usize) {
+        self.pos += n;
+    }
+}
+
+/// Where encoded bytes go.
+pub trait Sink {
+    /// Bytes written (or counted) so far.
+    fn len(&self) -> usize;
+    fn put_bytes(&mut self, bytes: &[u8]);
+    fn put_zeros(&mut self, n: usize);
+    fn put<T: Plain>(&mut self, value: T);
+    fn put_slice<T: Plain>(&mut self, items: &[T]);
+}
+
+impl Sink for Vec<u8> {
+    #[inline]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        self.resize(Vec::len(self) + n, 0);
+    }
+    #[inline]
+    fn put<T: Plain>(&mut self, value: T) {
+        value.put_le(self);
+    }
+    fn put_slice<T: Plain>(&mut self, items: &[T]) {
+        #[cfg(target_endian = "little")]
+        self.extend_from_slice(memory_of(items));
+        #[cfg(not(target_endian = "little"))]
+        for &x in items {
+            x.put_le(self);
+        }
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    #[inline]
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        (**self).put_bytes(bytes)
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        (**self).put_zeros(n)
+    }
+    #[inline]
+    fn put<T: Plain>(&mut self, value: T) {
+        (**self).put(value)
+    }
+    #[inline]
+    fn put_slice<T: Plain>(&mut self, items: &[T]) {
+        (**self).put_slice(items)
+    }
+}
+
+/// A sink that only counts: the encoded size without the bytes.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SizeCounter(pub usize);
+
+impl Sink for SizeCounter {
+    #[inline]
+    fn len(&self) -> usize {
+        self.0
+    }
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        self.0 += n;
+    }
+    #[inline]
+    fn put<T: Plain>(&mut self, _: T) {
+        self.0 += T::SIZE;
+    }
+    #[inline]
+    fn put_slice<T: Plain>(&mut self, items: &[T]) {
+        self.0 += T::SIZE * items.len();
+    }
+}
+
+/// Zero bytes that pad `len` to a multiple of 4.
+#[inline]
+pub fn padding(len: usize) -> usize {
+    (4 - len % 4) % 4
+}
