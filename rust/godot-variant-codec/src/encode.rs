@@ -26,7 +26,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
 
     fn error(&self, kind: EncodeErrorKind) -> EncodeError {
         EncodeError {
-            offset: self.sink.len(),
+            offset: self.sink.position(),
             kind,
         }
     }

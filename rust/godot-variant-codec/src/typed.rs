@@ -4,7 +4,7 @@
 //! it (with an error print, but no decoding error) otherwise.
 
 use crate::types::VariantType;
-use crate::value::{ContainerType, NodePath, Reals, Value};
+use crate::value::{Array, ContainerType, NodePath, PackedReals, Reals, Value};
 
 /// The element as the typed container stores it, or `None` when the container refuses it.
 pub fn coerce(value: Value, element_type: &ContainerType) -> Option<Value> {
@@ -26,7 +26,7 @@ macro_rules! x86_truncate {
     ($name:ident, $float:ty, $int:ty) => {
         fn $name(x: $float) -> $int {
             const LIMIT: $float = -(<$int>::MIN as $float);
-            if x.is_nan() || x >= LIMIT || x < -LIMIT {
+            if !(-LIMIT..LIMIT).contains(&x) {
                 <$int>::MIN
             } else {
                 x as $int
@@ -36,6 +36,7 @@ macro_rules! x86_truncate {
 }
 x86_truncate!(f64_to_i64, f64, i64);
 x86_truncate!(f32_to_i32, f32, i32);
+x86_truncate!(f64_to_i32, f64, i32);
 
 fn reals_to_ints<const N: usize>(r: &Reals<N>) -> [i32; N] {
     r.to_f32().map(f32_to_i32)
@@ -59,10 +60,106 @@ fn node_path_string(p: &NodePath) -> String {
     s
 }
 
+/// A packed array's elements as an untyped Array.
+fn packed_to_array(v: Value) -> Option<Vec<Value>> {
+    fn each<T>(items: Vec<T>, f: impl Fn(T) -> Value) -> Option<Vec<Value>> {
+        Some(items.into_iter().map(f).collect())
+    }
+    fn reals<const N: usize>(
+        p: PackedReals<N>,
+        f: impl Fn(Reals<N>) -> Value,
+    ) -> Option<Vec<Value>> {
+        match p {
+            PackedReals::Single(v) => each(v, |x| f(Reals::Single(x))),
+            PackedReals::Double(v) => each(v, |x| f(Reals::Double(x))),
+        }
+    }
+    match v {
+        Value::PackedByteArray(v) => each(v, |x| Value::Int(x.into())),
+        Value::PackedInt32Array(v) => each(v, |x| Value::Int(x.into())),
+        Value::PackedInt64Array(v) => each(v, Value::Int),
+        Value::PackedFloat32Array(v) => each(v, |x| Value::Float(x.into())),
+        Value::PackedFloat64Array(v) => each(v, Value::Float),
+        Value::PackedStringArray(v) => each(v, Value::String),
+        Value::PackedColorArray(v) => each(v, Value::Color),
+        Value::PackedVector2Array(p) => reals(p, Value::Vector2),
+        Value::PackedVector3Array(p) => reals(p, Value::Vector3),
+        Value::PackedVector4Array(p) => reals(p, Value::Vector4),
+        _ => None,
+    }
+}
+
+/// An element of an Array as a number, the way a packed array's constructor reads it.
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+fn integer(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::Float(f) => Some(f64_to_i64(*f)),
+        other => number(other).map(|n| n as i64),
+    }
+}
+
+/// An Array as the packed array `target`, when every element is of a kind whose
+/// conversion this codec performs (numbers to numbers, strings to strings, each vector and
+/// Color to its own type); otherwise refused.
+fn array_to_packed(items: &[Value], target: VariantType) -> Option<Value> {
+    use VariantType as T;
+    fn all<T>(items: &[Value], f: impl Fn(&Value) -> Option<T>) -> Option<Vec<T>> {
+        items.iter().map(f).collect()
+    }
+    fn reals<const N: usize>(
+        items: &[Value],
+        f: impl Fn(&Value) -> Option<&Reals<N>>,
+    ) -> Option<PackedReals<N>> {
+        all(items, |v| f(v).map(Reals::to_f32)).map(PackedReals::Single)
+    }
+    Some(match target {
+        T::PackedByteArray => Value::PackedByteArray(all(items, |v| integer(v).map(|i| i as u8))?),
+        T::PackedInt32Array => Value::PackedInt32Array(all(items, |v| match v {
+            Value::Float(f) => Some(f64_to_i32(*f)),
+            other => integer(other).map(|i| i as i32),
+        })?),
+        T::PackedInt64Array => Value::PackedInt64Array(all(items, integer)?),
+        T::PackedFloat32Array => {
+            Value::PackedFloat32Array(all(items, |v| number(v).map(|n| n as f32))?)
+        }
+        T::PackedFloat64Array => Value::PackedFloat64Array(all(items, number)?),
+        T::PackedStringArray => Value::PackedStringArray(all(items, |v| match v {
+            Value::String(s) | Value::StringName(s) => Some(s.clone()),
+            _ => None,
+        })?),
+        T::PackedColorArray => Value::PackedColorArray(all(items, |v| match v {
+            Value::Color(c) => Some(*c),
+            _ => None,
+        })?),
+        T::PackedVector2Array => Value::PackedVector2Array(reals(items, |v| match v {
+            Value::Vector2(r) => Some(r),
+            _ => None,
+        })?),
+        T::PackedVector3Array => Value::PackedVector3Array(reals(items, |v| match v {
+            Value::Vector3(r) => Some(r),
+            _ => None,
+        })?),
+        T::PackedVector4Array => Value::PackedVector4Array(reals(items, |v| match v {
+            Value::Vector4(r) => Some(r),
+            _ => None,
+        })?),
+        _ => return None,
+    })
+}
+
 /// The conversions of `Variant::can_convert_strict` that this codec performs. The others
 /// it allows (transforms into one another, Color from String or int, RID from Object,
-/// NodePath from String, Array and packed arrays into one another) are refused here:
-/// such elements are dropped rather than guessed at.
+/// NodePath from String, packed arrays from Arrays holding other kinds of element) are
+/// refused here: such elements are dropped rather than guessed at.
 fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
     use VariantType as T;
     Some(match (value, target) {
@@ -83,6 +180,11 @@ fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
         (Value::Vector3(r), T::Vector3i) => Value::Vector3i(reals_to_ints(&r)),
         (Value::Vector4i(i), T::Vector4) => Value::Vector4(ints_to_reals(&i)),
         (Value::Vector4(r), T::Vector4i) => Value::Vector4i(reals_to_ints(&r)),
+        (Value::Array(a), packed) => array_to_packed(&a.items, packed)?,
+        (packed, T::Array) => Value::Array(Array {
+            element_type: ContainerType::Untyped,
+            items: packed_to_array(packed)?,
+        }),
         _ => return None,
     })
 }

@@ -158,7 +158,7 @@ impl<'a> Reader<'a> {
 /// Where encoded bytes go.
 pub trait Sink {
     /// Bytes written (or counted) so far.
-    fn len(&self) -> usize;
+    fn position(&self) -> usize;
     fn put_bytes(&mut self, bytes: &[u8]);
     fn put_zeros(&mut self, n: usize);
     fn put<T: Plain>(&mut self, value: T);
@@ -167,7 +167,7 @@ pub trait Sink {
 
 impl Sink for Vec<u8> {
     #[inline]
-    fn len(&self) -> usize {
+    fn position(&self) -> usize {
         Vec::len(self)
     }
     #[inline]
@@ -194,8 +194,8 @@ impl Sink for Vec<u8> {
 
 impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
-    fn len(&self) -> usize {
-        (**self).len()
+    fn position(&self) -> usize {
+        (**self).position()
     }
     #[inline]
     fn put_bytes(&mut self, bytes: &[u8]) {
@@ -221,7 +221,7 @@ pub struct SizeCounter(pub usize);
 
 impl Sink for SizeCounter {
     #[inline]
-    fn len(&self) -> usize {
+    fn position(&self) -> usize {
         self.0
     }
     #[inline]

@@ -1,0 +1,278 @@
+//! Property tests: encode → decode → encode is the identity for values of every type, the
+//! size function agrees with the bytes, and no input makes the decoder panic.
+
+use godot_variant_codec::{
+    decode, encode, encoded_size, Array, ContainerType, DecodeOptions, Dictionary, EncodeOptions,
+    NodePath, Object, PackedReals, Precision, Reals, Signal, Value, VariantType,
+};
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+fn text() -> impl Strategy<Value = String> {
+    // Any scalar values but NUL (the engine ends text at NUL) and a leading BOM (dropped).
+    any::<String>().prop_map(|s| {
+        s.replace('\0', "")
+            .trim_start_matches('\u{FEFF}')
+            .to_owned()
+    })
+}
+
+fn reals<const N: usize>() -> impl Strategy<Value = Reals<N>> {
+    prop_oneof![
+        any::<[f32; N]>().prop_map(Reals::Single),
+        any::<[f64; N]>().prop_map(Reals::Double),
+    ]
+}
+
+fn packed_reals<const N: usize>() -> impl Strategy<Value = PackedReals<N>> {
+    prop_oneof![
+        vec(any::<[f32; N]>(), 0..8).prop_map(PackedReals::Single),
+        vec(any::<[f64; N]>(), 0..8).prop_map(PackedReals::Double),
+    ]
+}
+
+fn variant_type() -> impl Strategy<Value = VariantType> {
+    // Nil means untyped and Object is written as a class name by the engine.
+    (1usize..VariantType::ALL.len())
+        .prop_map(|i| VariantType::ALL[i])
+        .prop_filter("typed as a class", |t| *t != VariantType::Object)
+}
+
+fn container_type() -> impl Strategy<Value = ContainerType> {
+    prop_oneof![
+        3 => Just(ContainerType::Untyped),
+        1 => variant_type().prop_map(ContainerType::Builtin),
+        1 => "[A-Z][a-zA-Z]{0,12}".prop_map(ContainerType::ClassName),
+        1 => "res://[a-z_/]{1,12}\\.gd".prop_map(ContainerType::Script),
+    ]
+}
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Nil),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::Int),
+        prop_oneof![
+            any::<i32>().prop_map(i64::from),
+            Just(i64::MAX),
+            Just(i64::MIN)
+        ]
+        .prop_map(Value::Int),
+        any::<f64>().prop_map(Value::Float),
+        any::<f32>().prop_map(|f| Value::Float(f.into())),
+        text().prop_map(Value::String),
+        reals().prop_map(Value::Vector2),
+        any::<[i32; 2]>().prop_map(Value::Vector2i),
+        reals().prop_map(Value::Rect2),
+        any::<[i32; 4]>().prop_map(Value::Rect2i),
+        reals().prop_map(Value::Vector3),
+        any::<[i32; 3]>().prop_map(Value::Vector3i),
+        reals().prop_map(Value::Transform2D),
+        reals().prop_map(Value::Vector4),
+        any::<[i32; 4]>().prop_map(Value::Vector4i),
+        reals().prop_map(Value::Plane),
+        reals().prop_map(Value::Quaternion),
+        reals().prop_map(Value::Aabb),
+        reals().prop_map(Value::Basis),
+        reals().prop_map(Value::Transform3D),
+        reals().prop_map(Value::Projection),
+        any::<[f32; 4]>().prop_map(Value::Color),
+        text().prop_map(Value::StringName),
+        (vec(text(), 0..4), vec(text(), 0..3), any::<bool>()).prop_map(
+            |(names, subnames, absolute)| Value::NodePath(NodePath {
+                names,
+                subnames,
+                absolute
+            })
+        ),
+        any::<u64>().prop_map(Value::Rid),
+        prop_oneof![Just(Object::Null), (1..=u64::MAX).prop_map(Object::Id)]
+            .prop_map(Value::Object),
+        Just(Value::Callable),
+        (text(), any::<u64>())
+            .prop_map(|(name, object_id)| Value::Signal(Signal { name, object_id })),
+        vec(any::<u8>(), 0..12).prop_map(Value::PackedByteArray),
+        vec(any::<i32>(), 0..8).prop_map(Value::PackedInt32Array),
+        vec(any::<i64>(), 0..8).prop_map(Value::PackedInt64Array),
+        vec(any::<f32>(), 0..8).prop_map(Value::PackedFloat32Array),
+        vec(any::<f64>(), 0..8).prop_map(Value::PackedFloat64Array),
+        vec(text(), 0..5).prop_map(Value::PackedStringArray),
+        packed_reals().prop_map(Value::PackedVector2Array),
+        packed_reals().prop_map(Value::PackedVector3Array),
+        vec(any::<[f32; 4]>(), 0..6).prop_map(Value::PackedColorArray),
+        packed_reals().prop_map(Value::PackedVector4Array),
+    ]
+}
+
+/// Values of every type, nested. Typed containers hold only values of their type (the
+/// engine converts or drops others, which is no longer a round trip) and dictionary keys are
+/// distinct strings (repeated keys merge).
+fn value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            (container_type(), vec(inner.clone(), 0..6)).prop_map(|(element_type, items)| {
+                let items = items
+                    .into_iter()
+                    .filter(|v| fits(v, &element_type))
+                    .collect();
+                Value::Array(Array {
+                    element_type,
+                    items,
+                })
+            }),
+            (container_type(), vec(inner.clone(), 0..6)).prop_map(|(value_type, values)| {
+                let entries = values
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (Value::String(format!("k{i}")), v))
+                    .collect();
+                Value::Dictionary(Dictionary {
+                    key_type: ContainerType::Untyped,
+                    value_type,
+                    entries,
+                })
+            }),
+            ("[A-Z][a-zA-Z]{0,10}", vec((text(), inner), 0..4)).prop_map(|(class, properties)| {
+                let properties = properties
+                    .into_iter()
+                    .filter(|(name, _)| name != "script")
+                    .collect();
+                Value::Object(Object::Full { class, properties })
+            }),
+        ]
+    })
+}
+
+fn fits(v: &Value, t: &ContainerType) -> bool {
+    match t {
+        ContainerType::Untyped => true,
+        ContainerType::Builtin(b) => v.variant_type() == *b,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => {
+            matches!(v, Value::Object(_) | Value::Nil)
+        }
+    }
+}
+
+fn options() -> impl Strategy<Value = EncodeOptions> {
+    prop_oneof![Just(Precision::Single), Just(Precision::Double)].prop_map(|precision| {
+        EncodeOptions {
+            precision,
+            ..EncodeOptions::default()
+        }
+    })
+}
+
+const WITH_OBJECTS: DecodeOptions = DecodeOptions {
+    allow_objects: true,
+    max_depth: godot_variant_codec::MAX_RECURSION_DEPTH,
+};
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn encode_decode_encode_is_identity(v in value(), opts in options()) {
+        let bytes = encode(&v, &opts).unwrap();
+        prop_assert_eq!(bytes.len() % 4, 0);
+        prop_assert_eq!(encoded_size(&v, &opts).unwrap(), bytes.len());
+        let (decoded, used) = decode(&bytes, &WITH_OBJECTS).unwrap();
+        prop_assert_eq!(used, bytes.len());
+        prop_assert_eq!(encode(&decoded, &opts).unwrap(), bytes);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in vec(any::<u8>(), 0..256), allow_objects in any::<bool>()) {
+        let opts = DecodeOptions { allow_objects, ..DecodeOptions::default() };
+        if let Ok((_, used)) = decode(&bytes, &opts) {
+            prop_assert!(used <= bytes.len() + 3);
+        }
+    }
+
+    #[test]
+    fn mutated_encodings_never_panic(v in value(), flips in vec((any::<prop::sample::Index>(), any::<u8>()), 1..4), cut in any::<prop::sample::Index>()) {
+        let mut bytes = encode(&v, &EncodeOptions::default()).unwrap();
+        for (at, byte) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+        }
+        bytes.truncate(cut.index(bytes.len() + 1));
+        for allow_objects in [false, true] {
+            let opts = DecodeOptions { allow_objects, ..DecodeOptions::default() };
+            if let Ok((decoded, used)) = decode(&bytes, &opts) {
+                prop_assert!(used <= bytes.len() + 3);
+                // Whatever decodes re-encodes without error.
+                encode(&decoded, &EncodeOptions::default()).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn encoding_is_the_engines() {
+    let opts = EncodeOptions::default();
+    let cases: [(Value, &[u8]); 6] = [
+        (Value::Int(1 << 31), &[2, 0, 1, 0, 0, 0, 0, 128, 0, 0, 0, 0]),
+        (Value::Float(0.5), &[3, 0, 0, 0, 0, 0, 0, 63]),
+        (
+            Value::Float(0.1),
+            &[3, 0, 1, 0, 154, 153, 153, 153, 153, 153, 185, 63],
+        ),
+        (
+            Value::String("ab".into()),
+            &[4, 0, 0, 0, 2, 0, 0, 0, b'a', b'b', 0, 0],
+        ),
+        (
+            Value::PackedStringArray(vec!["abc".into()]),
+            &[34, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, b'a', b'b', b'c', 0],
+        ),
+        (Value::Object(Object::Null), &[0, 0, 0, 0]),
+    ];
+    for (value, bytes) in cases {
+        assert_eq!(encode(&value, &opts).unwrap(), bytes, "{value:?}");
+    }
+}
+
+#[test]
+fn declared_lengths_never_allocate_beyond_the_input() {
+    // 16 bytes claiming 2^31 - 1 elements of every container, packed type and String.
+    for t in VariantType::ALL {
+        let mut bytes = t.id().to_le_bytes().to_vec();
+        bytes.extend_from_slice(&[0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let start = std::time::Instant::now();
+        let _ = decode(&bytes, &WITH_OBJECTS);
+        assert!(start.elapsed().as_millis() < 50, "{t}");
+    }
+}
+
+#[test]
+fn depth_is_limited_like_the_engine() {
+    let nested = |levels: usize| {
+        let mut v = Value::Array(Array::default());
+        for _ in 1..levels {
+            v = Value::Array(Array {
+                element_type: ContainerType::Untyped,
+                items: vec![v],
+            });
+        }
+        v
+    };
+    let opts = EncodeOptions::default();
+    // The outermost value is at depth 0; the engine refuses depth 1025.
+    let ok = encode(&nested(1025), &opts).unwrap();
+    assert!(decode(&ok, &DecodeOptions::default()).is_ok());
+    assert_eq!(
+        encode(&nested(1026), &opts)
+            .unwrap_err()
+            .godot_error()
+            .code(),
+        6
+    );
+
+    let mut deep = Vec::new();
+    for _ in 0..100_000 {
+        deep.extend_from_slice(&[28, 0, 0, 0, 1, 0, 0, 0]);
+    }
+    let err = decode(&deep, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(err.offset, 1025 * 8);
+    assert_eq!(err.godot_error().code(), 6);
+}
