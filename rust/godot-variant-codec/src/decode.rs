@@ -7,8 +7,8 @@ use crate::keys::DictionaryBuilder;
 use crate::typed::coerce;
 use crate::types::{Generation, VariantType};
 use crate::value::{
-    Array, ContainerType, Dictionary, NodePath, Object, PackedReals, Reals, Signal, Value,
-    ENCODED_OBJECT_AS_ID,
+    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
+    Value, ENCODED_OBJECT_AS_ID,
 };
 use crate::wire::{padding, Plain, Reader};
 use crate::DecodeOptions;
@@ -61,20 +61,20 @@ impl<'a, 'o> Decoder<'a, 'o> {
             T::Vector2 => Value::Vector2(self.reals(wide, "Vector2")?),
             T::Rect2 => Value::Rect2(self.reals(wide, "Rect2")?),
             T::Vector3 => Value::Vector3(self.reals(wide, "Vector3")?),
-            T::Transform2D => Value::Transform2D(self.reals(wide, "Transform2D")?),
+            T::Transform2D => Value::Transform2D(Box::new(self.reals(wide, "Transform2D")?)),
             T::Vector4 => Value::Vector4(self.reals(wide, "Vector4")?),
             T::Plane => Value::Plane(self.reals(wide, "Plane")?),
             T::Quaternion => Value::Quaternion(self.reals(wide, "Quaternion")?),
-            T::Aabb => Value::Aabb(self.reals(wide, "AABB")?),
-            T::Basis => Value::Basis(self.reals(wide, "Basis")?),
-            T::Transform3D => Value::Transform3D(self.reals(wide, "Transform3D")?),
-            T::Projection => Value::Projection(self.reals(wide, "Projection")?),
+            T::Aabb => Value::Aabb(Box::new(self.reals(wide, "AABB")?)),
+            T::Basis => Value::Basis(Box::new(self.reals(wide, "Basis")?)),
+            T::Transform3D => Value::Transform3D(Box::new(self.reals(wide, "Transform3D")?)),
+            T::Projection => Value::Projection(Box::new(self.reals(wide, "Projection")?)),
             T::Vector2i => Value::Vector2i(self.r.read("Vector2i")?),
             T::Rect2i => Value::Rect2i(self.r.read("Rect2i")?),
             T::Vector3i => Value::Vector3i(self.r.read("Vector3i")?),
             T::Vector4i => Value::Vector4i(self.r.read("Vector4i")?),
             T::Color => Value::Color(self.r.read("Color")?),
-            T::NodePath => Value::NodePath(self.node_path()?),
+            T::NodePath => Value::NodePath(Box::new(self.node_path()?)),
             T::Rid => Value::Rid(self.r.read("RID")?),
             T::Object if wide => match self.r.read::<u64>("object id")? {
                 0 => Value::Object(Object::Null),
@@ -86,8 +86,8 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 let object_id = self.r.read("Signal object id")?;
                 Value::Signal(Signal { name, object_id })
             }
-            T::Dictionary => Value::Dictionary(self.dictionary(header, depth)?),
-            T::Array => Value::Array(self.array(header, depth)?),
+            T::Dictionary => Value::Dictionary(Box::new(self.dictionary(header, depth)?)),
+            T::Array => Value::Array(Box::new(self.array(header, depth)?)),
             T::PackedByteArray => {
                 let bytes: Vec<u8> = self.packed(t)?;
                 // Counted like the engine, which does not check that the padding is there.
@@ -242,7 +242,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             }
             properties.push((name, value));
         }
-        Ok(Object::Full { class, properties })
+        Ok(Object::Full(Box::new(FullObject { class, properties })))
     }
 
     fn container_type(&mut self, kind: ContainerKind) -> Result<ContainerType, DecodeError> {

@@ -259,11 +259,11 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.header(VariantType::Object, FLAG_64);
                 self.sink.put(*id);
             }
-            Object::Full { class, properties } => {
+            Object::Full(full) => {
                 self.header(VariantType::Object, 0);
-                self.string(class)?;
-                self.length(VariantType::Object, properties.len())?;
-                for (name, value) in properties {
+                self.string(&full.class)?;
+                self.length(VariantType::Object, full.properties.len())?;
+                for (name, value) in &full.properties {
                     if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
                         check_script_path(path).map_err(|kind| self.error(kind))?;
                     }

@@ -27,8 +27,8 @@ pub mod wire;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
 pub use types::{Generation, VariantType};
 pub use value::{
-    Array, ContainerType, Dictionary, NodePath, Object, PackedReals, Reals, Signal, Value,
-    ENCODED_OBJECT_AS_ID,
+    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
+    Value, ENCODED_OBJECT_AS_ID,
 };
 
 use wire::{Reader, SizeCounter};

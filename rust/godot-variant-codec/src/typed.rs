@@ -181,10 +181,10 @@ fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
         (Value::Vector4i(i), T::Vector4) => Value::Vector4(ints_to_reals(&i)),
         (Value::Vector4(r), T::Vector4i) => Value::Vector4i(reals_to_ints(&r)),
         (Value::Array(a), packed) => array_to_packed(&a.items, packed)?,
-        (packed, T::Array) => Value::Array(Array {
+        (packed, T::Array) => Value::Array(Box::new(Array {
             element_type: ContainerType::Untyped,
             items: packed_to_array(packed)?,
-        }),
+        })),
         _ => return None,
     })
 }

@@ -99,12 +99,16 @@ pub enum Object {
     Null,
     /// An instance id (what `var_to_bytes` writes; decodes to `EncodedObjectAsID`).
     Id(u64),
-    /// A whole object, as `var_to_bytes_with_objects` writes it: its class and stored
-    /// properties (`script` carries a `res://` path as a String).
-    Full {
-        class: String,
-        properties: Vec<(String, Value)>,
-    },
+    /// A whole object, as `var_to_bytes_with_objects` writes it.
+    Full(Box<FullObject>),
+}
+
+/// An object written whole: its class and stored properties (`script` carries a `res://`
+/// path as a String).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FullObject {
+    pub class: String,
+    pub properties: Vec<(String, Value)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -135,6 +139,9 @@ pub struct Dictionary {
 }
 
 /// A Godot 4 Variant. One variant per `Variant::Type`, in the engine's order.
+///
+/// Payloads larger than 40 bytes are boxed so that a `Value` stays 48 bytes: containers
+/// hold many of them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value {
     #[default]
@@ -151,7 +158,7 @@ pub enum Value {
     Vector3(Reals<3>),
     Vector3i([i32; 3]),
     /// columns x, y, origin, each (x, y)
-    Transform2D(Reals<6>),
+    Transform2D(Box<Reals<6>>),
     Vector4(Reals<4>),
     Vector4i([i32; 4]),
     /// normal x, y, z, d
@@ -159,24 +166,24 @@ pub enum Value {
     /// x, y, z, w
     Quaternion(Reals<4>),
     /// position x, y, z, size x, y, z
-    Aabb(Reals<6>),
+    Aabb(Box<Reals<6>>),
     /// rows x, y, z, each (x, y, z)
-    Basis(Reals<9>),
+    Basis(Box<Reals<9>>),
     /// basis rows then origin
-    Transform3D(Reals<12>),
+    Transform3D(Box<Reals<12>>),
     /// columns x, y, z, w, each (x, y, z, w)
-    Projection(Reals<16>),
+    Projection(Box<Reals<16>>),
     /// r, g, b, a: always single precision
     Color([f32; 4]),
     StringName(String),
-    NodePath(NodePath),
+    NodePath(Box<NodePath>),
     Rid(u64),
     Object(Object),
     /// The format carries no Callable data: the engine writes only the header.
     Callable,
     Signal(Signal),
-    Dictionary(Dictionary),
-    Array(Array),
+    Dictionary(Box<Dictionary>),
+    Array(Box<Array>),
     PackedByteArray(Vec<u8>),
     PackedInt32Array(Vec<i32>),
     PackedInt64Array(Vec<i64>),

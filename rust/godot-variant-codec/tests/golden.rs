@@ -48,7 +48,7 @@ fn needs_class_database(v: &Value) -> bool {
     let object_typed =
         |t: &ContainerType| matches!(t, ContainerType::ClassName(_) | ContainerType::Script(_));
     match v {
-        Value::Object(Object::Full { .. }) => true,
+        Value::Object(Object::Full(_)) => true,
         Value::Array(a) => {
             object_typed(&a.element_type) || a.items.iter().any(needs_class_database)
         }

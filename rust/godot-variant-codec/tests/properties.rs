@@ -3,7 +3,7 @@
 
 use godot_variant_codec::{
     decode, encode, encoded_size, Array, ContainerType, DecodeOptions, Dictionary, EncodeOptions,
-    NodePath, Object, PackedReals, Precision, Reals, Signal, Value, VariantType,
+    FullObject, NodePath, Object, PackedReals, Precision, Reals, Signal, Value, VariantType,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -67,23 +67,23 @@ fn leaf() -> impl Strategy<Value = Value> {
         any::<[i32; 4]>().prop_map(Value::Rect2i),
         reals().prop_map(Value::Vector3),
         any::<[i32; 3]>().prop_map(Value::Vector3i),
-        reals().prop_map(Value::Transform2D),
+        reals().prop_map(|r| Value::Transform2D(Box::new(r))),
         reals().prop_map(Value::Vector4),
         any::<[i32; 4]>().prop_map(Value::Vector4i),
         reals().prop_map(Value::Plane),
         reals().prop_map(Value::Quaternion),
-        reals().prop_map(Value::Aabb),
-        reals().prop_map(Value::Basis),
-        reals().prop_map(Value::Transform3D),
-        reals().prop_map(Value::Projection),
+        reals().prop_map(|r| Value::Aabb(Box::new(r))),
+        reals().prop_map(|r| Value::Basis(Box::new(r))),
+        reals().prop_map(|r| Value::Transform3D(Box::new(r))),
+        reals().prop_map(|r| Value::Projection(Box::new(r))),
         any::<[f32; 4]>().prop_map(Value::Color),
         text().prop_map(Value::StringName),
         (vec(text(), 0..4), vec(text(), 0..3), any::<bool>()).prop_map(
-            |(names, subnames, absolute)| Value::NodePath(NodePath {
+            |(names, subnames, absolute)| Value::NodePath(Box::new(NodePath {
                 names,
                 subnames,
                 absolute
-            })
+            }))
         ),
         any::<u64>().prop_map(Value::Rid),
         prop_oneof![Just(Object::Null), (1..=u64::MAX).prop_map(Object::Id)]
@@ -115,10 +115,10 @@ fn value() -> impl Strategy<Value = Value> {
                     .into_iter()
                     .filter(|v| fits(v, &element_type))
                     .collect();
-                Value::Array(Array {
+                Value::Array(Box::new(Array {
                     element_type,
                     items,
-                })
+                }))
             }),
             (container_type(), vec(inner.clone(), 0..6)).prop_map(|(value_type, values)| {
                 let entries = values
@@ -126,18 +126,18 @@ fn value() -> impl Strategy<Value = Value> {
                     .enumerate()
                     .map(|(i, v)| (Value::String(format!("k{i}")), v))
                     .collect();
-                Value::Dictionary(Dictionary {
+                Value::Dictionary(Box::new(Dictionary {
                     key_type: ContainerType::Untyped,
                     value_type,
                     entries,
-                })
+                }))
             }),
             ("[A-Z][a-zA-Z]{0,10}", vec((text(), inner), 0..4)).prop_map(|(class, properties)| {
                 let properties = properties
                     .into_iter()
                     .filter(|(name, _)| name != "script")
                     .collect();
-                Value::Object(Object::Full { class, properties })
+                Value::Object(Object::Full(Box::new(FullObject { class, properties })))
             }),
         ]
     })
@@ -208,6 +208,15 @@ proptest! {
 }
 
 #[test]
+fn values_stay_small() {
+    assert!(
+        std::mem::size_of::<Value>() <= 48,
+        "{}",
+        std::mem::size_of::<Value>()
+    );
+}
+
+#[test]
 fn encoding_is_the_engines() {
     let opts = EncodeOptions::default();
     let cases: [(Value, &[u8]); 6] = [
@@ -247,12 +256,12 @@ fn declared_lengths_never_allocate_beyond_the_input() {
 #[test]
 fn depth_is_limited_like_the_engine() {
     let nested = |levels: usize| {
-        let mut v = Value::Array(Array::default());
+        let mut v = Value::Array(Box::default());
         for _ in 1..levels {
-            v = Value::Array(Array {
+            v = Value::Array(Box::new(Array {
                 element_type: ContainerType::Untyped,
                 items: vec![v],
-            });
+            }));
         }
         v
     };
