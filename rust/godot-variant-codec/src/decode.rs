@@ -10,8 +10,8 @@ use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value, ENCODED_OBJECT_AS_ID,
 };
-use crate::wire::{padding, Plain, Reader};
-use crate::DecodeOptions;
+use crate::wire::{padding, text_until_nul, Plain, Reader};
+use crate::{nested, DecodeOptions};
 
 /// The obsolete NodePath flag: one more subname (a property) follows the subnames.
 const NODE_PATH_OBSOLETE_PROPERTY: u32 = 2;
@@ -47,6 +47,23 @@ impl<'a, 'o> Decoder<'a, 'o> {
             .type_of(wire_id)
             .ok_or_else(|| self.r.error_at(header_at, Kind::UnknownType(wire_id)))?;
         let wide = header & FLAG_64 != 0;
+        // Only containers recurse; keeping everything else out of line keeps each level's
+        // stack frame small (nesting reaches 1025 levels on threads with small stacks).
+        match t {
+            VariantType::Array => nested(|| Ok(Value::Array(Box::new(self.array(header, depth)?)))),
+            VariantType::Dictionary => {
+                nested(|| Ok(Value::Dictionary(Box::new(self.dictionary(header, depth)?))))
+            }
+            VariantType::Object if !wide => {
+                nested(|| Ok(Value::Object(self.full_object(header_at, depth)?)))
+            }
+            _ => self.leaf(t, wide),
+        }
+    }
+
+    /// A value that holds no other value.
+    #[inline(never)]
+    fn leaf(&mut self, t: VariantType, wide: bool) -> Result<Value, DecodeError> {
         use VariantType as T;
         Ok(match t {
             T::Nil => Value::Nil,
@@ -76,18 +93,16 @@ impl<'a, 'o> Decoder<'a, 'o> {
             T::Color => Value::Color(self.r.read("Color")?),
             T::NodePath => Value::NodePath(Box::new(self.node_path()?)),
             T::Rid => Value::Rid(self.r.read("RID")?),
-            T::Object if wide => match self.r.read::<u64>("object id")? {
+            T::Object => match self.r.read::<u64>("object id")? {
                 0 => Value::Object(Object::Null),
                 id => Value::Object(Object::Id(id)),
             },
-            T::Object => Value::Object(self.full_object(header_at, depth)?),
             T::Signal => {
                 let name = self.string()?;
                 let object_id = self.r.read("Signal object id")?;
                 Value::Signal(Signal { name, object_id })
             }
-            T::Dictionary => Value::Dictionary(Box::new(self.dictionary(header, depth)?)),
-            T::Array => Value::Array(Box::new(self.array(header, depth)?)),
+            T::Dictionary | T::Array => unreachable!("containers are decoded by `value`"),
             T::PackedByteArray => {
                 let bytes: Vec<u8> = self.packed(t)?;
                 // Counted like the engine, which does not check that the padding is there.
@@ -128,10 +143,9 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Some(padded) if length <= i32::MAX as u32 && padded <= self.r.remaining() => {
                 let bytes = &self.r.take(padded, "String")?[..length as usize];
                 let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
-                let text = bytes.split(|&b| b == 0).next().unwrap_or_default();
-                std::str::from_utf8(text)
+                text_until_nul(bytes)
                     .map(str::to_owned)
-                    .map_err(|_| self.r.error_at(start, Kind::InvalidUtf8))
+                    .ok_or_else(|| self.r.error_at(start, Kind::InvalidUtf8))
             }
             _ => Err(self.r.error_at(
                 start,
@@ -222,6 +236,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         Ok(path)
     }
 
+    #[inline(never)]
     fn full_object(&mut self, header_at: usize, depth: usize) -> Result<Object, DecodeError> {
         if !self.opts.allow_objects {
             return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed));
@@ -245,7 +260,17 @@ impl<'a, 'o> Decoder<'a, 'o> {
         Ok(Object::Full(Box::new(FullObject { class, properties })))
     }
 
+    /// A container's element (or key, value) type; untyped, the usual case, reads nothing.
+    #[inline]
     fn container_type(&mut self, kind: ContainerKind) -> Result<ContainerType, DecodeError> {
+        match kind {
+            ContainerKind::Untyped => Ok(ContainerType::Untyped),
+            typed => self.typed_container(typed),
+        }
+    }
+
+    #[inline(never)]
+    fn typed_container(&mut self, kind: ContainerKind) -> Result<ContainerType, DecodeError> {
         let at = self.r.consumed();
         let allow = self.opts.allow_objects;
         // Without objects, the engine types object containers as EncodedObjectAsID.
@@ -283,6 +308,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         })
     }
 
+    #[inline(never)]
     fn array(&mut self, header: u32, depth: usize) -> Result<Array, DecodeError> {
         let element_type =
             self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
@@ -301,6 +327,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         })
     }
 
+    #[inline(never)]
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<Dictionary, DecodeError> {
         let key_type =
             self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;

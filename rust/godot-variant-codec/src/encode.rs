@@ -3,9 +3,11 @@
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
 use crate::types::VariantType;
-use crate::value::{ContainerType, NodePath, Object, PackedReals, Reals, Value};
+use crate::value::{
+    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
+};
 use crate::wire::{padding, Plain, Sink};
-use crate::{EncodeOptions, Precision};
+use crate::{nested, EncodeOptions, Precision};
 
 /// NodePath's first word has its top bit set: the engine's marker of the current layout.
 pub(crate) const NODE_PATH_NEW_FORMAT: u32 = 0x8000_0000;
@@ -114,6 +116,65 @@ impl<'o, S: Sink> Encoder<'o, S> {
         if depth > self.opts.max_depth {
             return Err(self.error(EncodeErrorKind::TooDeep(self.opts.max_depth)));
         }
+        // Only containers recurse; keeping everything else out of line keeps each level's
+        // stack frame small (nesting reaches 1025 levels on threads with small stacks).
+        match v {
+            Value::Dictionary(d) => nested(|| self.dictionary(d, depth)),
+            Value::Array(a) => nested(|| self.array(a, depth)),
+            Value::Object(Object::Full(full)) => nested(|| self.full_object(full, depth)),
+            leaf => self.leaf(leaf),
+        }
+    }
+
+    #[inline(never)]
+    fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
+        let t = VariantType::Dictionary;
+        let flags = ContainerKind::of(&d.key_type).bits(ELEMENT_KIND_SHIFT)
+            | ContainerKind::of(&d.value_type).bits(VALUE_KIND_SHIFT);
+        self.header(t, flags);
+        self.container_type(&d.key_type)?;
+        self.container_type(&d.value_type)?;
+        self.length(t, d.entries.len())?;
+        for (key, value) in &d.entries {
+            self.value(key, depth + 1)?;
+            self.value(value, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn array(&mut self, a: &Array, depth: usize) -> Result<(), EncodeError> {
+        let t = VariantType::Array;
+        self.header(
+            t,
+            ContainerKind::of(&a.element_type).bits(ELEMENT_KIND_SHIFT),
+        );
+        self.container_type(&a.element_type)?;
+        self.length(t, a.items.len())?;
+        for item in &a.items {
+            self.value(item, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn full_object(&mut self, full: &FullObject, depth: usize) -> Result<(), EncodeError> {
+        self.header(VariantType::Object, 0);
+        self.string(&full.class)?;
+        self.length(VariantType::Object, full.properties.len())?;
+        for (name, value) in &full.properties {
+            if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
+                check_script_path(path).map_err(|kind| self.error(kind))?;
+            }
+            self.string(name)?;
+            self.value(value, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// A value that holds no other value.
+    #[inline(never)]
+    fn leaf(&mut self, v: &Value) -> Result<(), EncodeError> {
         let t = v.variant_type();
         match v {
             Value::Nil | Value::Callable => self.header(t, 0),
@@ -177,34 +238,14 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.header(t, 0);
                 self.sink.put(*id);
             }
-            Value::Object(o) => self.object(o, depth)?,
+            Value::Object(o) => self.object(o),
             Value::Signal(s) => {
                 self.header(t, 0);
                 self.string(&s.name)?;
                 self.sink.put(s.object_id);
             }
-            Value::Dictionary(d) => {
-                let flags = ContainerKind::of(&d.key_type).bits(ELEMENT_KIND_SHIFT)
-                    | ContainerKind::of(&d.value_type).bits(VALUE_KIND_SHIFT);
-                self.header(t, flags);
-                self.container_type(&d.key_type)?;
-                self.container_type(&d.value_type)?;
-                self.length(t, d.entries.len())?;
-                for (key, value) in &d.entries {
-                    self.value(key, depth + 1)?;
-                    self.value(value, depth + 1)?;
-                }
-            }
-            Value::Array(a) => {
-                self.header(
-                    t,
-                    ContainerKind::of(&a.element_type).bits(ELEMENT_KIND_SHIFT),
-                );
-                self.container_type(&a.element_type)?;
-                self.length(t, a.items.len())?;
-                for item in &a.items {
-                    self.value(item, depth + 1)?;
-                }
+            Value::Dictionary(_) | Value::Array(_) => {
+                unreachable!("values holding values are encoded by `value`")
             }
             Value::PackedByteArray(bytes) => {
                 self.packed(t, bytes)?;
@@ -251,7 +292,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    fn object(&mut self, o: &Object, depth: usize) -> Result<(), EncodeError> {
+    /// An object without its properties: null or an instance id.
+    fn object(&mut self, o: &Object) {
         match o {
             // A null (or freed) object is written as nil, as the engine does.
             Object::Null => self.header(VariantType::Nil, 0),
@@ -259,20 +301,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.header(VariantType::Object, FLAG_64);
                 self.sink.put(*id);
             }
-            Object::Full(full) => {
-                self.header(VariantType::Object, 0);
-                self.string(&full.class)?;
-                self.length(VariantType::Object, full.properties.len())?;
-                for (name, value) in &full.properties {
-                    if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
-                        check_script_path(path).map_err(|kind| self.error(kind))?;
-                    }
-                    self.string(name)?;
-                    self.value(value, depth + 1)?;
-                }
-            }
+            Object::Full(_) => unreachable!("full objects are encoded by `value`"),
         }
-        Ok(())
     }
 }
 

@@ -36,6 +36,15 @@ use wire::{Reader, SizeCounter};
 /// The engine's `Variant::MAX_RECURSION_DEPTH`: values nested deeper are refused.
 pub const MAX_RECURSION_DEPTH: usize = 1024;
 
+/// Runs one level of a nested value's walk, on a fresh stack segment when little of the
+/// current one is left: any `max_depth` is then safe on any thread (rayon's and Godot's
+/// worker threads included), never a stack overflow.
+pub(crate) fn nested<R>(walk: impl FnOnce() -> R) -> R {
+    const RED_ZONE: usize = 64 * 1024;
+    const SEGMENT: usize = 1024 * 1024;
+    stacker::maybe_grow(RED_ZONE, SEGMENT, walk)
+}
+
 /// The `real_t` of the engine being written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Precision {

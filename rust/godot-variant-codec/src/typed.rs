@@ -7,6 +7,9 @@ use crate::types::VariantType;
 use crate::value::{Array, ContainerType, NodePath, PackedReals, Reals, Value};
 
 /// The element as the typed container stores it, or `None` when the container refuses it.
+///
+/// Inlined: for untyped containers, the common case, it is a single test at the call site.
+#[inline]
 pub fn coerce(value: Value, element_type: &ContainerType) -> Option<Value> {
     let target = match element_type {
         ContainerType::Untyped => return Some(value),
@@ -160,6 +163,7 @@ fn array_to_packed(items: &[Value], target: VariantType) -> Option<Value> {
 /// it allows (transforms into one another, Color from String or int, RID from Object,
 /// NodePath from String, packed arrays from Arrays holding other kinds of element) are
 /// refused here: such elements are dropped rather than guessed at.
+#[inline(never)]
 fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
     use VariantType as T;
     Some(match (value, target) {

@@ -196,7 +196,80 @@ pub enum Value {
     PackedVector4Array(PackedReals<4>),
 }
 
+/// Dropping a value nested thousands deep must not recurse as deep (the default drop
+/// would, and overflow the stack): containers hand their nested children to one heap
+/// stack instead. Leaves and shallow containers drop as usual.
+fn drop_children(children: impl Iterator<Item = Value>) {
+    let mut pending: Vec<Value> = children.filter(Value::holds_values).collect();
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(mut a) => pending.extend(
+                std::mem::take(&mut a.items)
+                    .into_iter()
+                    .filter(Value::holds_values),
+            ),
+            Value::Dictionary(mut d) => pending.extend(
+                std::mem::take(&mut d.entries)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k, v])
+                    .filter(Value::holds_values),
+            ),
+            Value::Object(Object::Full(mut f)) => pending.extend(
+                std::mem::take(&mut f.properties)
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .filter(Value::holds_values),
+            ),
+            _ => {}
+        }
+    }
+}
+
+impl Drop for Array {
+    fn drop(&mut self) {
+        if self.items.iter().any(Value::holds_values) {
+            drop_children(std::mem::take(&mut self.items).into_iter());
+        }
+    }
+}
+
+impl Drop for Dictionary {
+    fn drop(&mut self) {
+        if self
+            .entries
+            .iter()
+            .any(|(k, v)| k.holds_values() || v.holds_values())
+        {
+            drop_children(
+                std::mem::take(&mut self.entries)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k, v]),
+            );
+        }
+    }
+}
+
+impl Drop for FullObject {
+    fn drop(&mut self) {
+        if self.properties.iter().any(|(_, v)| v.holds_values()) {
+            drop_children(
+                std::mem::take(&mut self.properties)
+                    .into_iter()
+                    .map(|(_, v)| v),
+            );
+        }
+    }
+}
+
 impl Value {
+    /// Whether this value contains other values (Array, Dictionary, full Object).
+    pub fn holds_values(&self) -> bool {
+        matches!(
+            self,
+            Value::Array(_) | Value::Dictionary(_) | Value::Object(Object::Full(_))
+        )
+    }
+
     /// The engine's `Variant::Type` of this value.
     pub fn variant_type(&self) -> VariantType {
         use VariantType as T;

@@ -242,8 +242,88 @@ impl Sink for SizeCounter {
     }
 }
 
+/// The text of a string's bytes: up to the first NUL (where the engine's text ends), as
+/// UTF-8, or `None` when that is not valid UTF-8.
+///
+/// One pass, a word at a time, finds the NUL and tells ASCII (the usual case, which needs no
+/// further validation) from text that `std::str::from_utf8` must check.
+pub fn text_until_nul(bytes: &[u8]) -> Option<&str> {
+    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let mut high_bits = 0;
+    let mut end = None;
+    let mut words = bytes.chunks_exact(8);
+    for (i, word) in (&mut words).enumerate() {
+        let x = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        // Flags the zero bytes; a flag can be wrong only above a true zero, so the lowest
+        // one is the first zero.
+        let zeros = x.wrapping_sub(LOW) & !x & HIGH;
+        if zeros != 0 {
+            let k = zeros.trailing_zeros() / 8;
+            end = Some(i * 8 + k as usize);
+            high_bits |= x & ((1u64 << (8 * k)) - 1);
+            break;
+        }
+        high_bits |= x;
+    }
+    if end.is_none() {
+        let at = bytes.len() - words.remainder().len();
+        for (i, &b) in words.remainder().iter().enumerate() {
+            if b == 0 {
+                end = Some(at + i);
+                break;
+            }
+            high_bits |= u64::from(b);
+        }
+    }
+    let text = &bytes[..end.unwrap_or(bytes.len())];
+    if high_bits & HIGH == 0 {
+        // SAFETY: no byte of `text` has its high bit set: it is ASCII, which is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(text) })
+    } else {
+        std::str::from_utf8(text).ok()
+    }
+}
+
 /// Zero bytes that pad `len` to a multiple of 4.
 #[inline]
 pub fn padding(len: usize) -> usize {
     (4 - len % 4) % 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `text_until_nul` must equal: cut at the first NUL, then validate.
+    fn reference(bytes: &[u8]) -> Option<&str> {
+        std::str::from_utf8(bytes.split(|&b| b == 0).next().unwrap_or_default()).ok()
+    }
+
+    #[test]
+    fn text_until_nul_is_the_plain_rule() {
+        // Every length up to 3 words, with a NUL, a non-ASCII byte, a multi-byte character
+        // or a truncated one placed at each position (and bytes around 0x80 that fool naive
+        // zero tests).
+        let fillers: [&[u8]; 6] = [b"\0", b"\x80", b"\x81", "é".as_bytes(), b"\xC3", b"\x7F"];
+        for len in 0..24 {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert_eq!(text_until_nul(&base), reference(&base));
+            for at in 0..len {
+                for filler in fillers {
+                    for tail in [0u8, 1, 0x80, 0xFF] {
+                        let mut bytes = base.clone();
+                        bytes.splice(at..(at + filler.len()).min(len), filler.iter().copied());
+                        bytes.push(tail);
+                        assert_eq!(text_until_nul(&bytes), reference(&bytes), "{bytes:?}");
+                        bytes.pop();
+                        assert_eq!(text_until_nul(&bytes), reference(&bytes), "{bytes:?}");
+                    }
+                }
+            }
+        }
+        // A zero byte right after 0x01 bytes: flags above the first zero may be false.
+        let tricky = [b'a', 0, 1, 1, 0x80, 1, 1, 1, b'b'];
+        assert_eq!(text_until_nul(&tricky), Some("a"));
+    }
 }

@@ -285,3 +285,32 @@ fn depth_is_limited_like_the_engine() {
     assert_eq!(err.offset, 1025 * 8);
     assert_eq!(err.godot_error().code(), 6);
 }
+
+#[test]
+fn any_depth_is_safe_on_a_small_stack() {
+    // A user may raise max_depth far above the engine's: decoding, encoding and dropping
+    // 100,000 levels must still not overflow a 256 KiB thread stack.
+    let levels = 100_000;
+    let worker = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let mut deep = Vec::new();
+            for _ in 0..levels {
+                deep.extend_from_slice(&[28, 0, 0, 0, 1, 0, 0, 0]);
+            }
+            deep.extend_from_slice(&[0, 0, 0, 0]);
+            let decode_opts = DecodeOptions {
+                allow_objects: false,
+                max_depth: levels,
+            };
+            let (value, used) = decode(&deep, &decode_opts).unwrap();
+            assert_eq!(used, deep.len());
+            let encode_opts = EncodeOptions {
+                max_depth: levels,
+                ..EncodeOptions::default()
+            };
+            assert_eq!(encode(&value, &encode_opts).unwrap(), deep);
+            drop(value);
+        });
+    worker.unwrap().join().expect("no stack overflow");
+}
