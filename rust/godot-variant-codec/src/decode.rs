@@ -24,11 +24,17 @@ pub(crate) struct Decoder<'a, 'o> {
     pub r: Reader<'a>,
     opts: &'o DecodeOptions,
     generation: Generation,
+    /// Elements that may still be reserved ahead of decoding them. Every element takes at
+    /// least 4 input bytes, so honest input never needs more than a quarter of its length
+    /// in all; hostile counts at every nesting level cannot make reservations add up to
+    /// more than that either.
+    reservable: usize,
 }
 
 impl<'a, 'o> Decoder<'a, 'o> {
     pub fn new(r: Reader<'a>, opts: &'o DecodeOptions) -> Self {
         Decoder {
+            reservable: r.remaining() / 4,
             r,
             opts,
             generation: Generation::GODOT_4,
@@ -205,8 +211,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
 
     /// Capacity to reserve for `count` items of at least `min_size` bytes each: never more
     /// than the remaining input could hold, whatever the count claims.
-    fn capacity_for(&self, count: u32, min_size: usize) -> usize {
-        (count as usize).min(self.r.remaining() / min_size)
+    fn capacity_for(&mut self, count: u32, min_size: usize) -> usize {
+        let capacity = (count as usize)
+            .min(self.r.remaining() / min_size)
+            .min(self.reservable);
+        self.reservable -= capacity;
+        capacity
     }
 
     fn node_path(&mut self) -> Result<NodePath, DecodeError> {

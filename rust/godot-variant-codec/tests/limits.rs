@@ -1,0 +1,103 @@
+//! Hostile lengths: a few bytes that claim billions of elements must fail fast, and the
+//! decoder's peak allocation must stay bounded by the input, whatever the claim.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use godot_variant_codec::{decode, DecodeOptions, VariantType};
+
+/// Counts live heap bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Tests in this file measure one at a time.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak bytes allocated above the starting point while `f` runs, and how long it took.
+fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, Duration) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let start = Instant::now();
+    let result = f();
+    let elapsed = start.elapsed();
+    (result, PEAK.load(Ordering::Relaxed) - base, elapsed)
+}
+
+fn with_objects() -> DecodeOptions {
+    DecodeOptions {
+        allow_objects: true,
+        ..DecodeOptions::default()
+    }
+}
+
+#[test]
+fn huge_declared_lengths_fail_fast_without_allocating() {
+    let _one_at_a_time = MEASURING.lock().unwrap();
+    // Every type with a length or count right after the header (containers and packed
+    // arrays, strings, names, paths, objects' class names), claiming 2^31 - 1 and 2^32 - 1.
+    for t in VariantType::ALL {
+        for claim in [0x7FFF_FFFFu32, 0xFFFF_FFFF, 0x8000_0000] {
+            let mut bytes = t.id().to_le_bytes().to_vec();
+            bytes.extend_from_slice(&claim.to_le_bytes());
+            bytes.extend_from_slice(&[0; 8]);
+            let (outcome, peak, mut elapsed) =
+                measure(|| decode(&bytes, &with_objects()).map(|_| ()));
+            // Best of three: a preempted run on a busy machine says nothing about the decoder.
+            for _ in 0..2 {
+                elapsed = elapsed.min(measure(|| decode(&bytes, &with_objects()).map(|_| ())).2);
+            }
+            assert!(
+                peak < 4096,
+                "{t} claiming {claim:#x}: peak allocation {peak} bytes"
+            );
+            assert!(
+                elapsed < Duration::from_millis(1),
+                "{t} claiming {claim:#x}: took {elapsed:?}"
+            );
+            // Types whose first word is not a length decode 16 bytes, or fail on them.
+            if let Err(e) = outcome {
+                assert!(
+                    e.offset <= bytes.len(),
+                    "{t}: error offset {} beyond input",
+                    e.offset
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nested_claims_stay_bounded_by_the_input() {
+    let _one_at_a_time = MEASURING.lock().unwrap();
+    // 1000 nested arrays each claiming 2^31 - 1 items: reservations are capped by what the
+    // rest of the input could hold, so the peak stays proportional to the 8 KB input.
+    let mut bytes = Vec::new();
+    for _ in 0..1000 {
+        bytes.extend_from_slice(&[28, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F]);
+    }
+    let (outcome, peak, _) = measure(|| decode(&bytes, &DecodeOptions::default()).map(|_| ()));
+    assert!(outcome.is_err());
+    assert!(
+        peak < 64 * bytes.len(),
+        "peak {peak} bytes for an input of {}",
+        bytes.len()
+    );
+}
