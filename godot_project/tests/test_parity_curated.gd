@@ -1,0 +1,536 @@
+## FastVariantCodec against the engine on curated values: every Variant type with its edge
+## values, typed containers, objects in both modes, hand-made and cut-short bytes, the
+## error API, batches, streams and threads.
+extends "res://test_runner/test_suite.gd"
+
+signal curated_signal
+
+const StoredResource := preload("res://fixtures/stored_resource.gd")
+const MAX_DEPTH := 1024
+
+## Objects the tests made and must free (Nodes are not reference-counted).
+var _nodes: Array[Node] = []
+
+
+# --- The values --------------------------------------------------------------------------
+
+## Every type, with edge values. Objects appear as they do in games: live, freed, scripted.
+func curated_values() -> Array:
+	return builtin_values() + container_values() + object_values()
+
+
+## The values without objects, for threads (only the calling thread should touch objects).
+func plain_values() -> Array:
+	return builtin_values() + container_values()
+
+
+func builtin_values() -> Array:
+	var values := []
+	values.append_array([null, true, false])
+	values.append_array([0, 1, -1, 255, 2147483647, 2147483648, -2147483648, -2147483649,
+			9223372036854775807, -9223372036854775807 - 1])
+	values.append_array([0.0, -0.0, 1.5, 0.1, 1.0 / 3.0, INF, -INF, NAN, 1e308, 5e-324,
+			3.4028234663852886e38, 1.401298464324817e-45, 16777217.0,
+			double_from_le([0x01, 0, 0, 0, 0, 0, 0xf0, 0x7f]),  # signalling NaN
+			double_from_le([0x23, 0x01, 0, 0, 0, 0, 0xf8, 0xff])])  # NaN with a payload
+	values.append_array(["", "a", "ab", "abc", "abcd", "abcde", "héllo wörld", "日本語テキスト",
+			"😀 emoji", "line\nbreak\ttab\u0001", "x".repeat(1000)])
+	values.append_array([Vector2(1.5, -2.25), Vector2(NAN, INF), Vector2(0.1, 1e30),
+			Vector2i(-2147483648, 2147483647), Rect2(1, 2, 3, 4), Rect2(-0.0, NAN, INF, 0.1),
+			Rect2i(1, -2, 3, -4), Vector3(0.1, 0.2, 0.3), Vector3(-INF, 0, 1e-40),
+			Vector3i(-1, 0, 1), Transform2D(0.5, Vector2(2, 3), 0.25, Vector2(-1, 7)),
+			Transform2D.IDENTITY, Vector4(1, 2, 3, 4), Vector4(NAN, -0.0, 1e-45, 3e38),
+			Vector4i(-5, 6, -7, 8), Plane(1, 2, 3, 4), Plane(Vector3(0, 0, 1), -2.5),
+			Quaternion(1, 2, 3, 4), Quaternion.IDENTITY, AABB(Vector3(1, 2, 3), Vector3(-4, 5, 6)),
+			Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9)), Basis.IDENTITY,
+			Transform3D(Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9)), Vector3(10, 11, 12)),
+			Projection(Vector4(1, 2, 3, 4), Vector4(5, 6, 7, 8), Vector4(9, 10, 11, 12),
+					Vector4(13, 14, 15, 16)), Projection.IDENTITY,
+			Color(0.1, 0.2, 0.3, 0.4), Color(NAN, -1, 2, INF), Color.TRANSPARENT])
+	values.append_array([&"", &"name", &"ünïcode", NodePath(""), NodePath("a"), NodePath("a/b/c"),
+			NodePath("/root/Main"), NodePath("a/b:c:d"), NodePath(":prop"), NodePath("../x/./y"),
+			NodePath("/"), NodePath("/root:position:x")])
+	values.append_array([RID(), rid_with_id(12345), rid_with_id(-1)])
+	values.append_array([Callable(), Callable(self, "curated_values"), func() -> int: return 1,
+			Signal(), Signal(self, "curated_signal"), curated_signal])
+	values.append_array([PackedByteArray(), PackedByteArray([1]), PackedByteArray([1, 2]),
+			PackedByteArray([1, 2, 3]), PackedByteArray([1, 2, 3, 4]), PackedByteArray([0, 255, 128, 7, 9]),
+			PackedInt32Array(), PackedInt32Array([-2147483648, 0, 2147483647]),
+			PackedInt64Array([-9223372036854775807 - 1, 0, 9223372036854775807]),
+			PackedFloat32Array([0.1, -0.0, NAN, INF, 1e-45]), PackedFloat64Array([0.1, -0.0, NAN, -INF, 5e-324]),
+			PackedStringArray(), PackedStringArray(["", "a", "héllo", "日本", "abcd"]),
+			PackedVector2Array([Vector2(1, 2), Vector2(NAN, -0.0)]), PackedVector3Array([Vector3(1, 2, 3)]),
+			PackedColorArray([Color(0.1, 0.2, 0.3, 0.4), Color.RED]),
+			PackedVector4Array([Vector4(1, 2, 3, 4), Vector4(-0.0, NAN, INF, 0.1)]),
+			PackedVector2Array(), PackedVector3Array(), PackedColorArray(), PackedVector4Array()])
+	return values
+
+
+func container_values() -> Array:
+	var ints: Array[int] = [1, -2, 2147483648]
+	var strings: Array[String] = ["a", "", "héllo"]
+	var names: Array[StringName] = [&"x", &"y"]
+	var vectors: Array[Vector3] = [Vector3(1, 2, 3)]
+	var arrays: Array[Array] = [[1], [], ["x", [2]]]
+	var dictionaries: Array[Dictionary] = [{}, {"a": 1}]
+	var packed: Array[PackedByteArray] = [PackedByteArray([1, 2, 3])]
+	var floats: Array[float] = []
+	var typed_dictionary: Dictionary[String, int] = {"one": 1, "two": 2}
+	var vector_keys: Dictionary[Vector2i, Array] = {Vector2i(1, 2): [3], Vector2i(): []}
+	var variant_values: Dictionary[int, Variant] = {1: "a", 2: [null], 3: 4.5}
+	var variant_keys: Dictionary[Variant, float] = {"a": 1.5, 2: -0.0, Vector2(): NAN}
+	return [[], {}, [1, "a", null, [2, [3, []]], {"k": "v"}], ints, strings, names, vectors,
+			arrays, dictionaries, packed, floats,
+			{"a": [1, {"b": [Vector2(1, 2)]}], 5: null, Vector3(): &"x", [1]: {}, null: 0},
+			typed_dictionary, vector_keys, variant_values, variant_keys,
+			Array([], TYPE_NIL, &"", null), look_alike_keys()]
+
+
+## Keys that are equal or nearly so: int and float stay apart, String and StringName not.
+func look_alike_keys() -> Dictionary:
+	var keys := {}
+	keys[1] = 1
+	keys[1.0] = 2
+	keys["1"] = 3
+	keys[&"1"] = 4
+	return keys
+
+
+## Objects and containers of objects, as live instances (written as ids or whole).
+func object_values() -> Array:
+	var node := Node.new()
+	node.name = "Curated"
+	_nodes.append(node)
+	var freed := Node.new()
+	freed.free()
+	var stored := StoredResource.new()
+	stored.count = -3
+	stored.child = StoredResource.new()
+	stored.numbers.append(4)
+	var placeholder := EncodedObjectAsID.new()
+	placeholder.object_id = 4242
+	var objects: Array[Object] = [RefCounted.new(), null, stored]
+	var nodes: Array[Node] = [node]
+	var resources: Array[Resource] = [stored, Resource.new()]
+	var scripted := Array([stored], TYPE_OBJECT, &"Resource", StoredResource)
+	var node_values: Dictionary[StringName, Node] = {&"main": node}
+	var scripted_values := Dictionary({"s": stored}, TYPE_STRING, &"", null,
+			TYPE_OBJECT, &"Resource", StoredResource)
+	var scripted_keys := Dictionary({stored: 1}, TYPE_OBJECT, &"Resource", StoredResource,
+			TYPE_INT, &"", null)
+	return [RefCounted.new(), node, freed, stored, placeholder, Resource.new(), objects, nodes,
+			resources, scripted, node_values, scripted_values, scripted_keys, [freed, node, null],
+			{node: freed}]
+
+
+# --- Parity ------------------------------------------------------------------------------
+
+func test_encode_matches_var_to_bytes() -> void:
+	var codec := FastVariantCodec.new()
+	for value in curated_values():
+		var expected := var_to_bytes(value)
+		assert_eq(codec.encode(value), expected, "encode(%s)" % _show(value))
+		assert_eq(codec.get_error(), OK, "get_error() after encode(%s)" % _show(value))
+		assert_eq(codec.encoded_size(value), expected.size(), "encoded_size(%s)" % _show(value))
+	free_nodes()
+
+
+func test_decode_matches_bytes_to_var() -> void:
+	var codec := FastVariantCodec.new()
+	for value in curated_values():
+		var bytes := var_to_bytes(value)
+		assert_same(codec.decode(bytes), bytes_to_var(bytes), "decode(var_to_bytes(%s))" % _show(value))
+		assert_eq(codec.get_error(), OK, "get_error() after decoding %s" % _show(value))
+		assert_eq(codec.get_decoded_size(), bytes.size(), "get_decoded_size() for %s" % _show(value))
+	free_nodes()
+
+
+func test_full_objects_match_var_to_bytes_with_objects() -> void:
+	var codec := FastVariantCodec.new()
+	codec.full_objects = true
+	for value in curated_values():
+		assert_eq(codec.encode(value), var_to_bytes_with_objects(value),
+				"full_objects encode(%s)" % _show(value))
+	free_nodes()
+
+
+func test_allow_objects_matches_bytes_to_var_with_objects() -> void:
+	var codec := FastVariantCodec.new()
+	codec.allow_objects = true
+	for value in curated_values():
+		var bytes := var_to_bytes_with_objects(value)
+		var expected = bytes_to_var_with_objects(bytes)
+		var actual = codec.decode(bytes)
+		assert_same(actual, expected, "allow_objects decode of %s" % _show(value))
+		free_decoded_nodes([expected, actual])
+	free_nodes()
+
+
+func test_whole_objects_are_refused_without_allow_objects() -> void:
+	var codec := FastVariantCodec.new()
+	var bytes := var_to_bytes_with_objects(StoredResource.new())
+	assert_eq(bytes_to_var(bytes), null, "the engine refuses")
+	assert_eq(codec.decode(bytes), null, "decode refuses")
+	assert_eq(codec.get_error(), ERR_UNAUTHORIZED, "get_error()")
+	assert_that(codec.get_error_message().contains("at byte 0"), "message: " + codec.get_error_message())
+
+
+func test_objects_the_engine_cannot_write_whole() -> void:
+	var codec := FastVariantCodec.new()
+	codec.full_objects = true
+	# A singleton whose class cannot be instantiated.
+	quietly(func() -> void: assert_eq(var_to_bytes_with_objects(Input), PackedByteArray(), "engine"))
+	assert_eq(codec.encode(Input), PackedByteArray(), "encode(Input)")
+	assert_eq(codec.get_error(), ERR_INVALID_PARAMETER, "get_error() for Input")
+	# A script that was never saved has no res:// path to write.
+	var script := GDScript.new()
+	script.source_code = "extends RefCounted\nvar x := 1\n"
+	script.reload()
+	var instance = script.new()
+	quietly(func() -> void: assert_eq(var_to_bytes_with_objects(instance), PackedByteArray(), "engine"))
+	assert_eq(codec.encode(instance), PackedByteArray(), "encode(unsaved script instance)")
+	assert_eq(codec.get_error(), ERR_UNAVAILABLE, "get_error() for an unsaved script")
+
+
+## Bytes var_to_bytes never writes but bytes_to_var reads: null objects, instance ids,
+## typed containers holding other types, duplicate keys, trailing bytes, old flags.
+func test_crafted_bytes_match_bytes_to_var() -> void:
+	var codec := FastVariantCodec.new()
+	var cases := {
+		"null object as id": u32s([24 | 1 << 16, 0, 0]),
+		"object id": u32s([24 | 1 << 16, 12345, 0]),
+		"object id above 2^63": u32s([24 | 1 << 16, 1, 0x80000000]),
+		"full null object (empty class)": u32s([24, 0]),
+		"Array[int] holding float, String, bool": u32s([28 | 1 << 16, 2, 3, 3 | 1 << 16])
+				+ PackedByteArray([0, 0, 0, 0, 0, 0, 4, 64]) + u32s([4, 1]) + PackedByteArray([120, 0, 0, 0])
+				+ u32s([1, 1]),
+		"Array[float] holding int": u32s([28 | 1 << 16, 3, 1, 2, 7]),
+		"Array typed Nil": u32s([28 | 1 << 16, 0, 1, 2, 7]),
+		"Array[Object] builtin id": u32s([28 | 1 << 16, 24, 1, 24 | 1 << 16, 7, 0]),
+		"Array[Node] class name": u32s([28 | 2 << 16, 4]) + PackedByteArray("Node".to_utf8_buffer())
+				+ u32s([1, 24 | 1 << 16, 9, 0]),
+		"Dictionary with duplicate keys": u32s([27, 2, 2, 1, 2, 2, 2, 1, 2, 3]),
+		"Dictionary[int, int] with float key and String value": u32s([27 | 1 << 16 | 1 << 18, 2, 2, 1])
+				+ u32s([3 | 1 << 16]) + PackedByteArray([0, 0, 0, 0, 0, 0, 0, 64]) + u32s([4, 1])
+				+ PackedByteArray([120, 0, 0, 0]),
+		"Array count with the old shared flag": u32s([28, 0x80000001, 2, 5]),
+		"trailing bytes": u32s([2, 7, 99, 98]),
+		"float 32-bit signalling NaN": u32s([3, 0x7f800001]),
+		"Vector2 signalling NaN": u32s([5, 0x7f800001, 0xffc00123]),
+		"NodePath with obsolete property flag": u32s([22, 0x80000001, 0, 2, 1]) + PackedByteArray([97, 0, 0, 0])
+				+ u32s([1]) + PackedByteArray([98, 0, 0, 0]),
+		"NodePath name with a slash": u32s([22, 0x80000001, 0, 0, 3]) + PackedByteArray([97, 47, 98, 0]),
+		"Signal of an object id": u32s([26, 1, 120, 777, 0]),
+		"bool other than 0 and 1": u32s([1, 2]),
+		"PackedByteArray ending inside its padding": u32s([29, 2]) + PackedByteArray([1, 2]),
+	}
+	for name in cases:
+		var bytes: PackedByteArray = cases[name]
+		var expected = quietly(func() -> Variant: return bytes_to_var(bytes))
+		assert_same(codec.decode(bytes), expected, name)
+		if expected != null:
+			assert_eq(codec.get_error(), OK, "get_error() for " + name)
+		codec.allow_objects = true
+		var expected_with_objects = quietly(func() -> Variant: return bytes_to_var_with_objects(bytes))
+		assert_same(codec.decode(bytes), expected_with_objects, name + " (allow_objects)")
+		codec.allow_objects = false
+	# Decoding then encoding gives the bytes back, NaN payloads included.
+	for name in ["float 32-bit signalling NaN", "Vector2 signalling NaN"]:
+		var bytes: PackedByteArray = cases[name]
+		assert_eq(codec.encode(codec.decode(bytes)), var_to_bytes(bytes_to_var(bytes)), name + " round trip")
+
+
+## Every prefix of every value's bytes: the same value (or null) as the engine, and when
+## the codec fails, an error naming the byte.
+func test_cut_short_bytes_match_and_report_the_byte() -> void:
+	var codec := FastVariantCodec.new()
+	for value in curated_values():
+		var bytes := var_to_bytes(value)
+		for length in bytes.size():
+			var cut := bytes.slice(0, length)
+			var expected = quietly(func() -> Variant: return bytes_to_var(cut))
+			var actual = codec.decode(cut)
+			if not assert_same(actual, expected, "decode of %d of the %d bytes of %s" % [length, bytes.size(), _show(value)]):
+				break
+			if codec.get_error() != OK:
+				assert_that(RegEx.create_from_string("at byte \\d+$").search(codec.get_error_message()) != null,
+						"message names the byte: " + codec.get_error_message())
+	free_nodes()
+
+
+# --- The error API -------------------------------------------------------------------------
+
+func test_error_api() -> void:
+	var codec := FastVariantCodec.new()
+	var hello := var_to_bytes("hello")
+	assert_eq(codec.decode(hello.slice(0, 12)), null, "cut-short String")
+	assert_eq(codec.get_error(), ERR_FILE_EOF, "get_error() for a cut-short String (the engine's code)")
+	# The length field, at byte 4, promises more than is left.
+	assert_that(codec.get_error_message().ends_with("at byte 4"), "message: " + codec.get_error_message())
+
+	assert_eq(codec.decode(hello), "hello", "a good decode")
+	assert_eq(codec.get_error(), OK, "get_error() is reset")
+	assert_eq(codec.get_error_message(), "", "get_error_message() is reset")
+
+	var two := var_to_bytes(7) + hello
+	assert_eq(codec.decode(two, 8), "hello", "decode at an offset")
+	assert_eq(codec.get_decoded_size(), hello.size(), "get_decoded_size() at an offset")
+	assert_eq(codec.decode(two, 16), null, "an offset inside a value")
+	assert_that(codec.get_error_message().ends_with("at byte 16"), "offsets count from the start: " + codec.get_error_message())
+	assert_eq(codec.get_decoded_size(), hello.size(), "a failed decode keeps the last size")
+	assert_eq(codec.decode(two, 99), null, "an offset past the end")
+	assert_eq(codec.get_error(), ERR_INVALID_PARAMETER, "get_error() for an offset past the end")
+	assert_eq(codec.decode(two, -1), null, "a negative offset")
+	assert_eq(codec.get_error(), ERR_INVALID_PARAMETER, "get_error() for a negative offset")
+
+	assert_eq(codec.decode(PackedByteArray([99, 0, 0, 0])), null, "an unknown type")
+	assert_eq(codec.get_error(), ERR_INVALID_DATA, "get_error() for an unknown type")
+	assert_eq(codec.decode(PackedByteArray()), null, "no bytes")
+	assert_eq(codec.get_error(), ERR_INVALID_DATA, "get_error() for no bytes")
+
+	var cycle := []
+	cycle.append(cycle)
+	assert_eq(codec.encoded_size(cycle), -1, "encoded_size() of a cycle")
+	assert_eq(codec.get_error(), ERR_OUT_OF_MEMORY, "get_error() for a cycle")
+	cycle.clear()
+
+
+func test_max_depth() -> void:
+	var codec := FastVariantCodec.new()
+	assert_eq(codec.max_depth, MAX_DEPTH, "default")
+	codec.max_depth = 5000
+	assert_eq(codec.max_depth, MAX_DEPTH, "clamped to the engine's limit")
+	codec.max_depth = -3
+	assert_eq(codec.max_depth, 0, "clamped at 0")
+	codec.max_depth = 2
+	var deep := [[[1]]]
+	assert_eq(codec.encode(deep), PackedByteArray(), "encode deeper than max_depth")
+	assert_eq(codec.get_error(), ERR_OUT_OF_MEMORY, "get_error() for too deep")
+	assert_eq(codec.decode(var_to_bytes(deep)), null, "decode deeper than max_depth")
+	assert_eq(codec.get_error(), ERR_OUT_OF_MEMORY, "get_error() for too deep bytes")
+	assert_eq(codec.encode([[1]]), var_to_bytes([[1]]), "at max_depth")
+
+
+## The engine stops at 1024 levels; so does the codec, where the engine does.
+func test_nesting_limit_matches_the_engine() -> void:
+	var codec := FastVariantCodec.new()
+	for levels in [MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 2]:
+		var value := nested(levels)
+		var expected = quietly(func() -> PackedByteArray: return var_to_bytes(value))
+		assert_eq(codec.encode(value), expected, "encode %d nested arrays" % levels)
+		var bytes := nested_bytes(levels)
+		assert_same(codec.decode(bytes), quietly(func() -> Variant: return bytes_to_var(bytes)),
+				"decode %d nested arrays" % levels)
+	assert_eq(codec.get_error(), ERR_OUT_OF_MEMORY, "get_error() past the limit")
+
+
+func test_cycles_fail_like_the_engine() -> void:
+	var codec := FastVariantCodec.new()
+	var array := [1]
+	array.append(array)
+	var dictionary := {}
+	dictionary["self"] = dictionary
+	var wide := []
+	wide.append_array([wide, wide, wide])  # exponential if walked in full: must fail fast
+	for cycle in [array, dictionary, wide]:
+		assert_eq(quietly(func() -> PackedByteArray: return var_to_bytes(cycle)), PackedByteArray(), "engine")
+		assert_eq(codec.encode(cycle), PackedByteArray(), "encode(cycle)")
+		assert_eq(codec.get_error(), ERR_OUT_OF_MEMORY, "get_error() for a cycle")
+		assert_that(codec.get_error_message().contains("deeper than 1024"), "message: " + codec.get_error_message())
+	array.clear()
+	dictionary.clear()
+	wide.clear()
+
+
+# --- Batches, streams, threads -------------------------------------------------------------
+
+func test_batches_match_one_by_one() -> void:
+	var codec := FastVariantCodec.new()
+	var values := curated_values()
+	var packets := codec.encode_batch(values)
+	assert_eq(codec.get_error(), OK, "encode_batch get_error()")
+	assert_eq(packets.get_typed_builtin(), TYPE_PACKED_BYTE_ARRAY, "encode_batch gives Array[PackedByteArray]")
+	assert_eq(packets.size(), values.size(), "one packet per value")
+	for i in values.size():
+		assert_eq(packets[i], var_to_bytes(values[i]), "packet %d (%s)" % [i, _show(values[i])])
+	var decoded := codec.decode_batch(packets)
+	assert_eq(codec.get_error(), OK, "decode_batch get_error()")
+	for i in values.size():
+		assert_same(decoded[i], bytes_to_var(packets[i]), "decoded packet %d" % i)
+
+	var typed_input: Array[int] = [1, 2]
+	assert_eq(codec.encode_batch(typed_input), [var_to_bytes(1), var_to_bytes(2)], "a typed Array is accepted")
+
+	var cycle := []
+	cycle.append(cycle)
+	var with_bad := codec.encode_batch([1, cycle, "x"])
+	assert_eq(with_bad, [var_to_bytes(1), PackedByteArray(), var_to_bytes("x")], "a failing value gives an empty packet")
+	assert_eq(codec.get_error(), ERR_OUT_OF_MEMORY, "encode_batch reports it")
+	assert_that(codec.get_error_message().begins_with("value 1: "), "message: " + codec.get_error_message())
+	cycle.clear()
+
+	var mixed := codec.decode_batch([var_to_bytes(1), PackedByteArray([99, 0, 0, 0]), 5, var_to_bytes("x")])
+	assert_same(mixed, [1, null, null, "x"], "failing packets give null")
+	assert_eq(codec.get_error(), ERR_INVALID_DATA, "decode_batch reports the first failure")
+	assert_that(codec.get_error_message().begins_with("value 1: "), "message: " + codec.get_error_message())
+	codec.decode_batch([5])
+	assert_eq(codec.get_error(), ERR_INVALID_PARAMETER, "a packet that is not a PackedByteArray")
+	free_nodes()
+
+
+func test_streams_match_store_var_and_put_var() -> void:
+	var codec := FastVariantCodec.new()
+	var values := plain_values()
+	var peer := StreamPeerBuffer.new()
+	var path := "user://fast_variant_codec_stream_test.bin"
+	var file := FileAccess.open(path, FileAccess.WRITE)
+	for value in values:
+		peer.put_var(value)
+		file.store_var(value)
+	file.close()
+	var stream := codec.encode_stream(values)
+	assert_eq(stream, peer.data_array, "encode_stream == StreamPeer.put_var")
+	assert_eq(stream, FileAccess.get_file_as_bytes(path), "encode_stream == FileAccess.store_var")
+
+	var expected := []
+	file = FileAccess.open(path, FileAccess.READ)
+	while file.get_position() < file.get_length():
+		expected.append(file.get_var())
+	file.close()
+	DirAccess.remove_absolute(path)
+	assert_same(codec.decode_stream(stream), expected, "decode_stream == FileAccess.get_var, one after another")
+	assert_eq(codec.get_error(), OK, "decode_stream get_error()")
+
+	assert_eq(codec.decode_stream(stream.slice(0, stream.size() - 1)), [], "a stream cut short")
+	assert_eq(codec.get_error(), ERR_FILE_EOF, "get_error() for a stream cut short")
+	assert_that(codec.get_error_message().begins_with("value %d " % (values.size() - 1)), "message: " + codec.get_error_message())
+	assert_eq(codec.decode_stream(PackedByteArray()), [], "an empty stream")
+	assert_eq(codec.get_error(), OK, "an empty stream is no error")
+
+	codec.full_objects = true
+	var stored := StoredResource.new()
+	peer.clear()
+	peer.put_var(stored, true)
+	assert_eq(codec.encode_stream([stored]), peer.data_array, "encode_stream with full_objects == put_var(v, true)")
+
+
+## Threads and WorkerThreadPool tasks encode and decode at once, on one shared instance and
+## on their own: the same bytes and values as the main thread gets.
+func test_threads_give_identical_results() -> void:
+	var values := plain_values()
+	var shared := FastVariantCodec.new()
+	var expected_bytes := []
+	for value in values:
+		expected_bytes.append(var_to_bytes(value))
+	var expected_values := []
+	for bytes in expected_bytes:
+		expected_values.append(var_to_bytes(bytes_to_var(bytes)))
+
+	var results := []
+	var results_lock := Mutex.new()
+	var work := func(index: int) -> void:
+		var codec: FastVariantCodec = shared if index % 2 == 0 else FastVariantCodec.new()
+		var encoded := []
+		var decoded := []
+		for round in 3:
+			encoded = values.map(func(v) -> PackedByteArray: return codec.encode(v))
+			decoded = expected_bytes.map(func(b) -> PackedByteArray: return var_to_bytes(codec.decode(b)))
+		var batch := codec.encode_batch(values)
+		var batch_decoded := codec.decode_batch(batch).map(func(v) -> PackedByteArray: return var_to_bytes(v))
+		results_lock.lock()
+		results.append([index, encoded, decoded, Array(batch), batch_decoded])
+		results_lock.unlock()
+
+	var threads: Array[Thread] = []
+	for i in 4:
+		var thread := Thread.new()
+		thread.start(work.bind(i))
+		threads.append(thread)
+	var group := WorkerThreadPool.add_group_task(func(i: int) -> void: work.call(100 + i), 8)
+	for thread in threads:
+		thread.wait_to_finish()
+	WorkerThreadPool.wait_for_group_task_completion(group)
+
+	assert_eq(results.size(), 12, "every thread and task finished")
+	for result in results:
+		var who := "thread %d" % result[0] if result[0] < 100 else "task %d" % (result[0] - 100)
+		assert_eq(result[1], expected_bytes, who + ": encode")
+		assert_eq(result[2], expected_values, who + ": decode")
+		assert_eq(result[3], expected_bytes, who + ": encode_batch")
+		assert_eq(result[4], expected_values, who + ": decode_batch")
+
+
+## The deepest value the engine accepts, decoded on a thread (a smaller stack than main's).
+func test_deepest_value_on_a_thread() -> void:
+	var bytes := nested_bytes(MAX_DEPTH + 1)
+	var thread := Thread.new()
+	thread.start(func() -> PackedByteArray:
+		var codec := FastVariantCodec.new()
+		return codec.encode(codec.decode(bytes)))
+	assert_eq(thread.wait_to_finish(), bytes, "decode and encode 1025 levels on a thread")
+
+
+# --- Helpers ------------------------------------------------------------------------------
+
+## Runs `action` with the engine's error printing off (for inputs that are meant to fail)
+## and returns what it returns.
+func quietly(action: Callable) -> Variant:
+	Engine.print_error_messages = false
+	var result = action.call()
+	Engine.print_error_messages = true
+	return result
+
+
+func free_nodes() -> void:
+	for node in _nodes:
+		node.free()
+	_nodes.clear()
+
+
+## Frees the Nodes a decode instantiated (they belong to no tree).
+func free_decoded_nodes(values: Array) -> void:
+	for value in values:
+		if value is Node and is_instance_valid(value):
+			value.free()
+		elif value is Array:
+			free_decoded_nodes(value)
+		elif value is Dictionary:
+			free_decoded_nodes(value.keys() + value.values())
+
+
+static func double_from_le(bytes: Array) -> float:
+	return PackedByteArray(bytes).decode_double(0)
+
+
+## An RID with the given id, as only the wire can make one.
+static func rid_with_id(id: int) -> RID:
+	var bytes := u32s([23])
+	bytes.resize(12)
+	bytes.encode_s64(4, id)
+	return bytes_to_var(bytes)
+
+
+## 32-bit little-endian words.
+static func u32s(words: Array) -> PackedByteArray:
+	var bytes := PackedByteArray()
+	bytes.resize(words.size() * 4)
+	for i in words.size():
+		bytes.encode_u32(i * 4, words[i])
+	return bytes
+
+
+## `levels` Arrays, each holding the next; the innermost is empty.
+static func nested(levels: int) -> Array:
+	var value := []
+	for i in levels - 1:
+		value = [value]
+	return value
+
+
+## The bytes of `nested(levels)`, built without the engine (which refuses past 1024).
+static func nested_bytes(levels: int) -> PackedByteArray:
+	var words := []
+	for i in levels - 1:
+		words.append_array([28, 1])
+	words.append_array([28, 0])
+	return u32s(words)

@@ -1,0 +1,374 @@
+//! The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
+//! and read by the Rust codec.
+//!
+//! Threads: GDScript `Thread`s and `WorkerThreadPool` tasks may call one instance at once
+//! (the crate is built with gdext's `experimental-threads`). Every method takes `&self`,
+//! so calls share the instance; a property setter waits for running calls to end. The
+//! outcome of the last call (error, decoded size) sits behind a `Mutex`; with several
+//! threads on one instance, "last" is whichever call finished last, so a thread that reads
+//! `get_error()` should have its own instance.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError};
+
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant, VariantType};
+use godot::global::Error;
+use godot::register::{godot_api, GodotClass};
+use godot_variant_codec::stream::{decode_frames, encode_frame};
+use godot_variant_codec::{
+    decode_at, encode, encoded_size, DecodeOptions, EncodeOptions, Precision, Value,
+    MAX_RECURSION_DEPTH,
+};
+
+use crate::failure::Failure;
+use crate::parallel;
+use crate::to_value::ToValue;
+use crate::to_variant::variant;
+
+/// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
+/// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
+/// in Rust.
+///
+/// [method encode] gives the bytes [method @GlobalScope.var_to_bytes] gives (with
+/// [member full_objects], those of [method @GlobalScope.var_to_bytes_with_objects]);
+/// [method decode] gives the value [method @GlobalScope.bytes_to_var] gives (with
+/// [member allow_objects], [method @GlobalScope.bytes_to_var_with_objects]). On bad input
+/// they return an empty array or [code]null[/code] and [method get_error] /
+/// [method get_error_message] tell what went wrong and at which byte.
+///
+/// The batch methods work on many values at once, in parallel. Any thread may call the
+/// codec; use one instance per thread when you read [method get_error] after a call.
+#[derive(GodotClass)]
+#[class(base = RefCounted, init)]
+pub struct FastVariantCodec {
+    /// Encode objects whole — class and stored properties, script as its [code]res://[/code]
+    /// path — like [method @GlobalScope.var_to_bytes_with_objects]. Off, an object is
+    /// written as its instance id, like [method @GlobalScope.var_to_bytes].
+    #[var]
+    full_objects: bool,
+    /// Decode whole objects, instantiating their classes, like
+    /// [method @GlobalScope.bytes_to_var_with_objects]. Off, bytes holding a whole object
+    /// fail with [constant ERR_UNAUTHORIZED]; instance ids decode to
+    /// [EncodedObjectAsID] either way. Only allow objects from trusted bytes: instantiating
+    /// and setting properties can run any script.
+    #[var]
+    allow_objects: bool,
+    /// Deepest nesting of Arrays, Dictionaries and objects written or read, from 0 to
+    /// 1024, the engine's limit (which also stops a cyclic Array or Dictionary). Values
+    /// outside are clamped.
+    #[var(set = set_max_depth)]
+    // A literal, as the class reference shows it (checked against the codec's below).
+    #[init(val = 1024)]
+    max_depth: i64,
+    last_call: Mutex<LastCall>,
+}
+
+const _: () = assert!(MAX_RECURSION_DEPTH == 1024, "update max_depth's default");
+
+/// The outcome of the last call.
+#[derive(Debug, Default)]
+struct LastCall {
+    failure: Option<Failure>,
+    /// Bytes the last successful `decode` used.
+    decoded_size: usize,
+}
+
+#[godot_api]
+impl FastVariantCodec {
+    /// Sets [member max_depth], clamped to 0..1024.
+    #[func]
+    fn set_max_depth(&mut self, depth: i64) {
+        self.max_depth = depth.clamp(0, MAX_RECURSION_DEPTH as i64);
+    }
+
+    /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with
+    /// [member full_objects], [method @GlobalScope.var_to_bytes_with_objects]) writes them.
+    /// Empty on error: see [method get_error].
+    #[func]
+    fn encode(&self, value: Variant) -> PackedByteArray {
+        let result = guarded(|| Ok(encode(&self.to_value(&value)?, &self.encode_options())?));
+        self.finish(result)
+            .map(PackedByteArray::from)
+            .unwrap_or_default()
+    }
+
+    /// The value held by [param bytes] from byte [param offset] on, as
+    /// [method @GlobalScope.bytes_to_var] (or, with [member allow_objects],
+    /// [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are
+    /// ignored. [code]null[/code] on error: see [method get_error]. On success,
+    /// [method get_decoded_size] tells how many bytes the value took.
+    #[func]
+    fn decode(&self, bytes: PackedByteArray, #[opt(default = 0)] offset: i64) -> Variant {
+        let result = guarded(|| {
+            let data = bytes.as_slice();
+            let start = usize::try_from(offset)
+                .ok()
+                .filter(|&start| start <= data.len())
+                .ok_or_else(|| {
+                    Failure::new(
+                        Error::ERR_INVALID_PARAMETER,
+                        format!("offset {offset} is outside the {} bytes", data.len()),
+                    )
+                })?;
+            let (value, used) = decode_at(&data[start..], start, &self.decode_options())?;
+            Ok((variant(&value)?, used))
+        });
+        let mut last = self.last_call();
+        match result {
+            Ok((value, used)) => {
+                *last = LastCall {
+                    failure: None,
+                    decoded_size: used,
+                };
+                value
+            }
+            Err(failure) => {
+                last.failure = Some(failure);
+                Variant::nil()
+            }
+        }
+    }
+
+    /// How many bytes the last successful [method decode] used, counted as the engine
+    /// counts them ([code]decode_var_size[/code]); 0 before any.
+    #[func]
+    fn get_decoded_size(&self) -> i64 {
+        self.last_call().decoded_size as i64
+    }
+
+    /// How many bytes [method encode] would give for [param value], without writing them;
+    /// -1 on error: see [method get_error].
+    #[func]
+    fn encoded_size(&self, value: Variant) -> i64 {
+        let result = guarded(|| {
+            Ok(encoded_size(
+                &self.to_value(&value)?,
+                &self.encode_options(),
+            )?)
+        });
+        self.finish(result).map_or(-1, |size| size as i64)
+    }
+
+    /// [constant OK] if the last call succeeded, else the [enum Error] the engine gives for
+    /// the same input (for example [constant ERR_INVALID_DATA] for truncated bytes).
+    #[func]
+    fn get_error(&self) -> Error {
+        self.last_call()
+            .failure
+            .as_ref()
+            .map_or(Error::OK, |failure| failure.error)
+    }
+
+    /// What went wrong in the last call and where, e.g.
+    /// [code]"String length 5 exceeds the remaining 4 bytes at byte 4"[/code]; empty if it
+    /// succeeded. Batch and stream calls name the value ([code]"value 3: ..."[/code]).
+    #[func]
+    fn get_error_message(&self) -> String {
+        self.last_call()
+            .failure
+            .as_ref()
+            .map_or_else(String::new, |failure| failure.message.clone())
+    }
+
+    /// [method encode] for every value of [param values], in parallel: the same bytes,
+    /// in the same order. A value that fails gives an empty array; [method get_error]
+    /// then tells about the first that failed.
+    #[func]
+    fn encode_batch(&self, values: AnyArray) -> Array<PackedByteArray> {
+        let result = guarded(|| {
+            // Godot values are read here, on the calling thread; only `Value`s travel.
+            let values: Vec<Result<Value, Failure>> =
+                values.iter_shared().map(|v| self.to_value(&v)).collect();
+            let opts = self.encode_options();
+            Ok(parallel::map(&values, |value| match value {
+                Ok(value) => encode(value, &opts).map_err(Failure::from),
+                Err(failure) => Err(failure.clone()),
+            }))
+        });
+        self.finish_batch(result, Vec::new)
+            .into_iter()
+            .map(PackedByteArray::from)
+            .collect()
+    }
+
+    /// [method decode] for every packet of [param packets] (each a [PackedByteArray]), in
+    /// parallel: the same values, in the same order. A packet that fails gives
+    /// [code]null[/code]; [method get_error] then tells about the first that failed.
+    #[func]
+    fn decode_batch(&self, packets: AnyArray) -> VarArray {
+        let packets: Vec<Result<PackedByteArray, Failure>> = packets
+            .iter_shared()
+            .map(|p| match p.get_type() {
+                // Checked here: gdext's `try_to` would turn other types into empty arrays.
+                VariantType::PACKED_BYTE_ARRAY => Ok(p.to::<PackedByteArray>()),
+                other => Err(Failure::new(
+                    Error::ERR_INVALID_PARAMETER,
+                    format!("a {other:?} is not a PackedByteArray"),
+                )),
+            })
+            .collect();
+        let result = guarded(|| {
+            // The pool threads read the packets' bytes in place: plain memory, which no one
+            // can change while these references to the packed arrays are held.
+            let slices: Vec<Result<&[u8], &Failure>> = packets
+                .iter()
+                .map(|p| p.as_ref().map(PackedByteArray::as_slice))
+                .collect();
+            let opts = self.decode_options();
+            let decoded = parallel::map(&slices, |bytes| match bytes {
+                Ok(bytes) => decode_at(bytes, 0, &opts).map_err(Failure::from),
+                Err(failure) => Err((*failure).clone()),
+            });
+            Ok(decoded
+                .into_iter()
+                .map(|d| d.and_then(|(value, _)| Ok(variant(&value)?)))
+                .collect::<Vec<_>>())
+        });
+        self.finish_batch(result, Variant::nil)
+            .into_iter()
+            .collect()
+    }
+
+    /// All [param values] as one stream: each as a 32-bit little-endian length, then its
+    /// bytes, as [method FileAccess.store_var] and [method StreamPeer.put_var] write them.
+    /// Empty on error: see [method get_error].
+    #[func]
+    fn encode_stream(&self, values: AnyArray) -> PackedByteArray {
+        let result = guarded(|| {
+            let opts = self.encode_options();
+            let mut stream = Vec::new();
+            for (i, value) in values.iter_shared().enumerate() {
+                let value = self.to_value(&value).map_err(|f| f.of_element(i))?;
+                encode_frame(&value, &mut stream, &opts)
+                    .map_err(|e| Failure::from(e).of_element(i))?;
+            }
+            Ok(stream)
+        });
+        self.finish(result)
+            .map(PackedByteArray::from)
+            .unwrap_or_default()
+    }
+
+    /// Every value of a stream written by [method encode_stream],
+    /// [method FileAccess.store_var] or [method StreamPeer.put_var], as
+    /// [method FileAccess.get_var] reads them one after another. Empty on error (a value
+    /// that is invalid or cut short): see [method get_error].
+    #[func]
+    fn decode_stream(&self, bytes: PackedByteArray) -> VarArray {
+        let result = guarded(|| {
+            let values = decode_frames(bytes.as_slice(), &self.decode_options())?;
+            let mut array = VarArray::new();
+            for (i, value) in values.iter().enumerate() {
+                array.push(&variant(value).map_err(|e| Failure::from(e).of_element(i))?);
+            }
+            Ok(array)
+        });
+        self.finish(result).unwrap_or_default()
+    }
+}
+
+impl FastVariantCodec {
+    fn to_value(&self, value: &Variant) -> Result<Value, Failure> {
+        let to_value = ToValue {
+            full_objects: self.full_objects,
+            max_depth: self.depth_limit(),
+        };
+        Ok(to_value.value(value)?)
+    }
+
+    fn encode_options(&self) -> EncodeOptions {
+        EncodeOptions {
+            // This build's `real_t` (gdext without `double-precision`), as in official builds.
+            precision: Precision::Single,
+            max_depth: self.depth_limit(),
+        }
+    }
+
+    fn decode_options(&self) -> DecodeOptions {
+        DecodeOptions {
+            allow_objects: self.allow_objects,
+            max_depth: self.depth_limit(),
+        }
+    }
+
+    fn depth_limit(&self) -> usize {
+        // `set_max_depth` keeps it in 0..=1024.
+        usize::try_from(self.max_depth).unwrap_or(0)
+    }
+
+    fn last_call(&self) -> std::sync::MutexGuard<'_, LastCall> {
+        // A panic while the lock was held left nothing half-written worth refusing.
+        self.last_call
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records the outcome of a batch: the first element that failed, by its index, or
+    /// the failure of the whole call (no results then). `empty` stands in for a failed element.
+    fn finish_batch<T>(
+        &self,
+        result: Result<Vec<Result<T, Failure>>, Failure>,
+        empty: impl Fn() -> T,
+    ) -> Vec<T> {
+        let Some(items) = self.finish(result) else {
+            return Vec::new();
+        };
+        let mut first_failure = None;
+        let items = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| {
+                item.unwrap_or_else(|failure| {
+                    first_failure.get_or_insert_with(|| failure.of_element(i));
+                    empty()
+                })
+            })
+            .collect();
+        self.finish(first_failure.map_or(Ok(()), Err));
+        items
+    }
+
+    /// Records the outcome of a call (keeping the decoded size of the last `decode`).
+    fn finish<T>(&self, result: Result<T, Failure>) -> Option<T> {
+        let mut last = self.last_call();
+        match result {
+            Ok(value) => {
+                last.failure = None;
+                Some(value)
+            }
+            Err(failure) => {
+                last.failure = Some(failure);
+                None
+            }
+        }
+    }
+}
+
+/// Runs a call's work, turning a panic (a bug) into a failure, so that the method still
+/// returns its empty result and reports the error instead of unwinding into Godot.
+fn guarded<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        let reason = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(Failure::new(
+            Error::ERR_BUG,
+            format!("internal error (please report): {reason}"),
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_a_failure() {
+        let failure = guarded::<()>(|| panic!("boom")).unwrap_err();
+        assert_eq!(failure.error, Error::ERR_BUG);
+        assert!(failure.message.ends_with("boom"), "{}", failure.message);
+        assert_eq!(guarded(|| Ok(7)), Ok(7));
+    }
+}

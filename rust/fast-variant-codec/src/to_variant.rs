@@ -1,0 +1,327 @@
+//! Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
+//! (core/io/marshalls.cpp) builds: `EncodedObjectAsID` for object ids, instantiated objects
+//! for full ones (with `allow_objects`), typed containers filled through the engine's own
+//! typed `push_back` / `dict[key] = value`.
+//!
+//! Runs on the calling thread: it creates Godot objects for that thread.
+
+use godot::builtin::{
+    Aabb, Basis, Callable, Color, GString, NodePath as GodotNodePath, PackedByteArray,
+    PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array,
+    PackedStringArray, PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane,
+    Projection, Quaternion, Rect2, Rect2i, Rid, StringName, Transform2D, Transform3D, Variant,
+    VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+};
+use godot::classes::{ClassDb, EncodedObjectAsId, Object, ResourceLoader, Script};
+use godot::global::{bytes_to_var, Error};
+use godot::meta::ToGodot;
+use godot::obj::{EngineEnum, Gd, NewGd, Singleton};
+use godot_variant_codec::{
+    encode, Array, ContainerType, Dictionary, EncodeError, EncodeOptions, NodePath,
+    Object as WireObject, PackedReals, Reals, Value,
+};
+
+use crate::stack_room;
+use crate::typed_containers::{typed_array, typed_dictionary, ElementSpec};
+
+const SCRIPT_PROPERTY: &str = "script";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToVariantError {
+    #[error("class {0:?} cannot be instantiated")]
+    NotInstantiable(String),
+    #[error("class {0:?} could not be instantiated")]
+    InstantiationFailed(String),
+    #[error("no Script at {0:?}")]
+    NoScript(String),
+    /// Re-encoding a value for the engine to decode failed (see `engine_decoded`).
+    #[error("{0}")]
+    Reencode(EncodeError),
+}
+
+impl ToVariantError {
+    /// The `Error` the engine's `decode_variant` returns in the same case.
+    pub fn godot_error(&self) -> Error {
+        match self {
+            ToVariantError::NotInstantiable(_) | ToVariantError::NoScript(_) => {
+                Error::ERR_INVALID_DATA
+            }
+            ToVariantError::InstantiationFailed(_) => Error::ERR_UNAVAILABLE,
+            ToVariantError::Reencode(e) => {
+                Error::try_from_ord(e.godot_error().code()).unwrap_or(Error::FAILED)
+            }
+        }
+    }
+}
+
+pub fn variant(value: &Value) -> Result<Variant, ToVariantError> {
+    stack_room::step(|| convert(value))
+}
+
+fn convert(value: &Value) -> Result<Variant, ToVariantError> {
+    Ok(match value {
+        Value::Nil => Variant::nil(),
+        Value::Bool(b) => b.to_variant(),
+        Value::Int(i) => i.to_variant(),
+        Value::Float(f) => f.to_variant(),
+        Value::String(s) => GString::from(s.as_str()).to_variant(),
+        Value::Vector2(r) => vector2(r.to_f32()).to_variant(),
+        Value::Vector2i([x, y]) => Vector2i::new(*x, *y).to_variant(),
+        Value::Rect2(r) => {
+            let [px, py, sx, sy] = r.to_f32();
+            Rect2 {
+                position: Vector2::new(px, py),
+                size: Vector2::new(sx, sy),
+            }
+            .to_variant()
+        }
+        Value::Rect2i([px, py, sx, sy]) => Rect2i {
+            position: Vector2i::new(*px, *py),
+            size: Vector2i::new(*sx, *sy),
+        }
+        .to_variant(),
+        Value::Vector3(r) => vector3(r.to_f32()).to_variant(),
+        Value::Vector3i([x, y, z]) => Vector3i::new(*x, *y, *z).to_variant(),
+        Value::Transform2D(r) => {
+            let [ax, ay, bx, by, ox, oy] = r.to_f32();
+            Transform2D::from_cols(
+                Vector2::new(ax, ay),
+                Vector2::new(bx, by),
+                Vector2::new(ox, oy),
+            )
+            .to_variant()
+        }
+        Value::Vector4(r) => vector4(r.to_f32()).to_variant(),
+        Value::Vector4i([x, y, z, w]) => Vector4i::new(*x, *y, *z, *w).to_variant(),
+        Value::Plane(r) => {
+            let [x, y, z, d] = r.to_f32();
+            // The fields, not `Plane::new`, which would insist on a unit normal.
+            Plane {
+                normal: Vector3::new(x, y, z),
+                d,
+            }
+            .to_variant()
+        }
+        Value::Quaternion(r) => {
+            let [x, y, z, w] = r.to_f32();
+            Quaternion { x, y, z, w }.to_variant()
+        }
+        Value::Aabb(r) => {
+            let [px, py, pz, sx, sy, sz] = r.to_f32();
+            Aabb {
+                position: Vector3::new(px, py, pz),
+                size: Vector3::new(sx, sy, sz),
+            }
+            .to_variant()
+        }
+        Value::Basis(r) => basis(&r.to_f32()).to_variant(),
+        Value::Transform3D(r) => {
+            let t = r.to_f32();
+            Transform3D {
+                basis: basis(&t),
+                origin: Vector3::new(t[9], t[10], t[11]),
+            }
+            .to_variant()
+        }
+        Value::Projection(r) => {
+            let p = r.to_f32();
+            let column =
+                |i: usize| Vector4::new(p[i * 4], p[i * 4 + 1], p[i * 4 + 2], p[i * 4 + 3]);
+            Projection {
+                cols: [column(0), column(1), column(2), column(3)],
+            }
+            .to_variant()
+        }
+        Value::Color([r, g, b, a]) => Color {
+            r: *r,
+            g: *g,
+            b: *b,
+            a: *a,
+        }
+        .to_variant(),
+        Value::StringName(s) => StringName::from(s.as_str()).to_variant(),
+        Value::NodePath(path) => node_path(path)?,
+        Value::Rid(id) => Rid::new(*id).to_variant(),
+        Value::Object(object) => self::object(object)?,
+        Value::Callable => Callable::invalid().to_variant(),
+        // The binding can only build a Signal from a live object; the engine keeps any id.
+        Value::Signal(_) => engine_decoded(value)?,
+        Value::Dictionary(d) => dictionary(d)?,
+        Value::Array(a) => array(a)?,
+        Value::PackedByteArray(bytes) => PackedByteArray::from(bytes.as_slice()).to_variant(),
+        Value::PackedInt32Array(v) => PackedInt32Array::from(v.as_slice()).to_variant(),
+        Value::PackedInt64Array(v) => PackedInt64Array::from(v.as_slice()).to_variant(),
+        Value::PackedFloat32Array(v) => PackedFloat32Array::from(v.as_slice()).to_variant(),
+        Value::PackedFloat64Array(v) => PackedFloat64Array::from(v.as_slice()).to_variant(),
+        Value::PackedStringArray(v) => v
+            .iter()
+            .map(|s| GString::from(s.as_str()))
+            .collect::<PackedStringArray>()
+            .to_variant(),
+        Value::PackedVector2Array(v) => packed(v, vector2)
+            .collect::<PackedVector2Array>()
+            .to_variant(),
+        Value::PackedVector3Array(v) => packed(v, vector3)
+            .collect::<PackedVector3Array>()
+            .to_variant(),
+        Value::PackedColorArray(v) => v
+            .iter()
+            .map(|&[r, g, b, a]| Color { r, g, b, a })
+            .collect::<PackedColorArray>()
+            .to_variant(),
+        Value::PackedVector4Array(v) => packed(v, vector4)
+            .collect::<PackedVector4Array>()
+            .to_variant(),
+    })
+}
+
+fn object(object: &WireObject) -> Result<Variant, ToVariantError> {
+    match object {
+        // The engine's null object is a Variant of type OBJECT, which the binding cannot
+        // make; the engine makes it from the same bytes.
+        WireObject::Null => engine_decoded(&Value::Object(WireObject::Id(0))),
+        WireObject::Id(id) => {
+            let mut placeholder = EncodedObjectAsId::new_gd();
+            placeholder.set_object_id(*id);
+            Ok(placeholder.to_variant())
+        }
+        WireObject::Full(object) => full_object(&object.class, &object.properties),
+    }
+}
+
+/// Instantiates `class` and sets its properties in order, as `decode_variant` does.
+fn full_object(class: &str, properties: &[(String, Value)]) -> Result<Variant, ToVariantError> {
+    let db = ClassDb::singleton();
+    let class_name = StringName::from(class);
+    if !db.can_instantiate(&class_name) {
+        return Err(ToVariantError::NotInstantiable(class.to_owned()));
+    }
+    // A RefCounted comes back referenced by this Variant, so script setters run while the
+    // properties are set cannot free it (the engine guards against the same).
+    let instance = db.instantiate(&class_name);
+    let mut object = instance
+        .try_to::<Gd<Object>>()
+        .map_err(|_| ToVariantError::InstantiationFailed(class.to_owned()))?;
+    for (name, value) in properties {
+        let value = match value {
+            Value::String(path) if name == SCRIPT_PROPERTY => load_script(path)?.to_variant(),
+            other => variant(other)?,
+        };
+        object.set(name.as_str(), &value);
+    }
+    Ok(instance)
+}
+
+fn array(a: &Array) -> Result<Variant, ToVariantError> {
+    let mut array = typed_array(&element_spec(&a.element_type)?);
+    for item in &a.items {
+        // A typed array checks (and converts) the item, as in the engine.
+        array.push(&variant(item)?);
+    }
+    Ok(array.to_variant())
+}
+
+fn dictionary(d: &Dictionary) -> Result<Variant, ToVariantError> {
+    let mut dictionary =
+        typed_dictionary(&element_spec(&d.key_type)?, &element_spec(&d.value_type)?);
+    for (key, value) in &d.entries {
+        // `set` is the engine's `dict[key] = value`: the key is checked, the value is not.
+        dictionary.set(&variant(key)?, &variant(value)?);
+    }
+    Ok(dictionary.to_variant())
+}
+
+/// The element type `_decode_container_type` gives. The codec has already put
+/// `EncodedObjectAsID` where objects are not allowed, so a script here is to be loaded.
+fn element_spec(t: &ContainerType) -> Result<ElementSpec, ToVariantError> {
+    Ok(match t {
+        ContainerType::Untyped => ElementSpec::untyped(),
+        ContainerType::Builtin(t) => ElementSpec::builtin(VariantType::from_ord(t.id() as i32)),
+        ContainerType::ClassName(class) => ElementSpec {
+            variant_type: VariantType::OBJECT,
+            class_name: StringName::from(class.as_str()),
+            script: Variant::nil(),
+        },
+        ContainerType::Script(path) => {
+            let script = load_script(path)?;
+            ElementSpec {
+                variant_type: VariantType::OBJECT,
+                class_name: script.get_instance_base_type(),
+                script: script.to_variant(),
+            }
+        }
+    })
+}
+
+/// The Script at a `res://` path the codec has checked, loaded as the engine loads it.
+fn load_script(path: &str) -> Result<Gd<Script>, ToVariantError> {
+    let mut loader = ResourceLoader::singleton();
+    let missing = || ToVariantError::NoScript(path.to_owned());
+    if !loader.exists_ex(path).type_hint("Script").done() {
+        return Err(missing());
+    }
+    loader
+        .load_ex(path)
+        .type_hint("Script")
+        .done()
+        .and_then(|resource| resource.try_cast::<Script>().ok())
+        .ok_or_else(missing)
+}
+
+/// A NodePath from its parts. The binding builds one only from its string form, which
+/// keeps the parts when none is empty or holds a separator; otherwise the engine decodes it.
+fn node_path(path: &NodePath) -> Result<Variant, ToVariantError> {
+    let separators: &[char] = &['/', ':', '\0'];
+    let plain = |part: &String| !part.is_empty() && !part.contains(separators);
+    if !(path.names.iter().all(plain) && path.subnames.iter().all(plain)) {
+        return engine_decoded(&Value::NodePath(Box::new(path.clone())));
+    }
+    let mut text = String::from(if path.absolute { "/" } else { "" });
+    text.push_str(&path.names.join("/"));
+    for subname in &path.subnames {
+        text.push(':');
+        text.push_str(subname);
+    }
+    Ok(GodotNodePath::from(text.as_str()).to_variant())
+}
+
+/// What the engine's own `bytes_to_var` makes of `value`, for the few values the binding
+/// cannot construct (a Signal of any object id, a null object, unusual NodePaths).
+fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
+    let bytes = encode(value, &EncodeOptions::default()).map_err(ToVariantError::Reencode)?;
+    Ok(bytes_to_var(&PackedByteArray::from(bytes.as_slice())))
+}
+
+fn basis(r: &[f32]) -> Basis {
+    Basis::from_rows(
+        Vector3::new(r[0], r[1], r[2]),
+        Vector3::new(r[3], r[4], r[5]),
+        Vector3::new(r[6], r[7], r[8]),
+    )
+}
+
+fn vector2([x, y]: [f32; 2]) -> Vector2 {
+    Vector2::new(x, y)
+}
+
+fn vector3([x, y, z]: [f32; 3]) -> Vector3 {
+    Vector3::new(x, y, z)
+}
+
+fn vector4([x, y, z, w]: [f32; 4]) -> Vector4 {
+    Vector4::new(x, y, z, w)
+}
+
+/// Packed vectors in this build's single precision (converted as the engine converts a
+/// double-precision payload).
+fn packed<'a, const N: usize, T: 'a>(
+    v: &'a PackedReals<N>,
+    make: fn([f32; N]) -> T,
+) -> Box<dyn Iterator<Item = T> + 'a> {
+    match v {
+        PackedReals::Single(items) => Box::new(items.iter().map(move |&p| make(p))),
+        PackedReals::Double(items) => {
+            Box::new(items.iter().map(move |&p| make(Reals::Double(p).to_f32())))
+        }
+    }
+}
