@@ -96,9 +96,11 @@ impl<'a> Reader<'a> {
         self.error_at(self.pos, kind)
     }
 
+    /// An error at `pos`; a cursor past the end (unchecked padding) reports the end, so an
+    /// offset always lies within the input.
     pub fn error_at(&self, pos: usize, kind: DecodeErrorKind) -> DecodeError {
         DecodeError {
-            offset: self.base + pos,
+            offset: self.base + pos.min(self.input.len()),
             kind,
         }
     }
@@ -176,7 +178,15 @@ impl Sink for Vec<u8> {
     }
     #[inline]
     fn put_zeros(&mut self, n: usize) {
-        self.resize(Vec::len(self) + n, 0);
+        // Padding is 0 to 4 bytes: fixed-size stores rather than a call to memset.
+        match n {
+            0 => {}
+            1 => self.push(0),
+            2 => self.extend_from_slice(&[0; 2]),
+            3 => self.extend_from_slice(&[0; 3]),
+            4 => self.extend_from_slice(&[0; 4]),
+            _ => self.resize(Vec::len(self) + n, 0),
+        }
     }
     #[inline]
     fn put<T: Plain>(&mut self, value: T) {

@@ -208,6 +208,15 @@ proptest! {
 }
 
 #[test]
+fn error_offsets_stay_within_the_input() {
+    // A Dictionary whose key, a 1-byte PackedByteArray, ends the input before its padding
+    // (which the engine does not check) and before the entry's value (found by fuzzing).
+    let bytes = [27, 0, 0, 0, 1, 0, 0, 0, 29, 0, 0, 0, 1, 0, 0, 0, 0];
+    let err = decode(&bytes, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(err.offset, bytes.len(), "{err}");
+}
+
+#[test]
 fn values_stay_small() {
     assert!(
         std::mem::size_of::<Value>() <= 48,
