@@ -56,15 +56,34 @@ impl<'a, 'o> Decoder<'a, 'o> {
         // Only containers recurse; keeping everything else out of line keeps each level's
         // stack frame small (nesting reaches 1025 levels on threads with small stacks).
         match t {
-            VariantType::Array => nested(|| Ok(Value::Array(Box::new(self.array(header, depth)?)))),
-            VariantType::Dictionary => {
-                nested(|| Ok(Value::Dictionary(Box::new(self.dictionary(header, depth)?))))
+            VariantType::Array | VariantType::Dictionary => {
+                self.container(t, header, header_at, depth)
             }
-            VariantType::Object if !wide => {
-                nested(|| Ok(Value::Object(self.full_object(header_at, depth)?)))
-            }
+            VariantType::Object if !wide => self.container(t, header, header_at, depth),
             _ => self.leaf(t, wide),
         }
+    }
+
+    /// A value holding values (Array, Dictionary, full Object), walked on `nested`'s stack.
+    /// Out of line, so that `value`, which every element passes through, stays a small
+    /// frame with little to save.
+    #[inline(never)]
+    fn container(
+        &mut self,
+        t: VariantType,
+        header: u32,
+        header_at: usize,
+        depth: usize,
+    ) -> Result<Value, DecodeError> {
+        nested(|| {
+            Ok(match t {
+                VariantType::Array => Value::Array(Box::new(self.array(header, depth)?)),
+                VariantType::Dictionary => {
+                    Value::Dictionary(Box::new(self.dictionary(header, depth)?))
+                }
+                _ => Value::Object(self.full_object(header_at, depth)?),
+            })
+        })
     }
 
     /// A value that holds no other value.

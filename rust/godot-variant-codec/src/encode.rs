@@ -97,7 +97,17 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
+    /// A container's element (or key, value) type; untyped, the usual case, writes nothing.
+    #[inline]
     fn container_type(&mut self, t: &ContainerType) -> Result<(), EncodeError> {
+        match t {
+            ContainerType::Untyped => Ok(()),
+            typed => self.typed_container(typed),
+        }
+    }
+
+    #[inline(never)]
+    fn typed_container(&mut self, t: &ContainerType) -> Result<(), EncodeError> {
         match t {
             ContainerType::Untyped => Ok(()),
             ContainerType::Builtin(b) => {
@@ -119,11 +129,23 @@ impl<'o, S: Sink> Encoder<'o, S> {
         // Only containers recurse; keeping everything else out of line keeps each level's
         // stack frame small (nesting reaches 1025 levels on threads with small stacks).
         match v {
-            Value::Dictionary(d) => nested(|| self.dictionary(d, depth)),
-            Value::Array(a) => nested(|| self.array(a, depth)),
-            Value::Object(Object::Full(full)) => nested(|| self.full_object(full, depth)),
+            Value::Dictionary(_) | Value::Array(_) | Value::Object(Object::Full(_)) => {
+                self.container(v, depth)
+            }
             leaf => self.leaf(leaf),
         }
+    }
+
+    /// A value holding values, walked on `nested`'s stack. Out of line, so that `value`,
+    /// which every element passes through, stays a small frame with little to save.
+    #[inline(never)]
+    fn container(&mut self, v: &Value, depth: usize) -> Result<(), EncodeError> {
+        nested(|| match v {
+            Value::Dictionary(d) => self.dictionary(d, depth),
+            Value::Array(a) => self.array(a, depth),
+            Value::Object(Object::Full(full)) => self.full_object(full, depth),
+            leaf => self.leaf(leaf),
+        })
     }
 
     #[inline(never)]

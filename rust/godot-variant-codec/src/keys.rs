@@ -41,8 +41,13 @@ impl DictionaryBuilder {
             return;
         }
         if self.index.is_none() {
-            self.hashes = self.entries.iter().map(|(k, _)| hash_of(k)).collect();
-            let mut index = HashMap::default();
+            // Sized for the count the input announced (already capped by its length), so
+            // that the index is not rebuilt as it grows.
+            let capacity = self.entries.capacity();
+            self.hashes = Vec::with_capacity(capacity);
+            self.hashes
+                .extend(self.entries.iter().map(|(k, _)| hash_of(k)));
+            let mut index = HashMap::with_capacity_and_hasher(capacity, Default::default());
             for (i, &h) in self.hashes.iter().enumerate() {
                 index.entry(h).or_insert(i);
             }
@@ -101,7 +106,19 @@ fn same_all(a: &[Value], b: &[Value]) -> bool {
 }
 
 /// `StringLikeVariantComparator`: whether two keys are one entry.
+///
+/// Inlined for the usual keys, Strings and ints, which compare by plain equality.
+#[inline]
 pub fn same_key(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        _ => same_key_any(a, b),
+    }
+}
+
+#[inline(never)]
+fn same_key_any(a: &Value, b: &Value) -> bool {
     use Value as V;
     match (a, b) {
         (V::String(x) | V::StringName(x), V::String(y) | V::StringName(y)) => x == y,

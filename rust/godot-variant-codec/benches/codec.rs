@@ -1,0 +1,556 @@
+//! Throughput of the pure-Rust codec, against the crate `godot-binary-serialization` 0.2 and
+//! against a plain memcpy. See `README.md` beside this file for the command and where the
+//! numbers land.
+//!
+//! Groups (each iteration does the whole batch):
+//! - `small_dicts_100k`: 100 000 messages `{"id": int, "name": String, "pos": Vector2}`, each
+//!   encoded into its own `Vec<u8>` / decoded from its own bytes; ours and the peer crate's.
+//! - `packed_1m`: 1 000 000-element packed arrays, encode and decode, beside a memcpy of the
+//!   same number of bytes into a fresh buffer.
+//! - `packed_string_array_100k`: a PackedStringArray of 100 000 strings.
+//! - `dict_10k_small_arrays`: one Dictionary of 10 000 String keys, each holding a small Array.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
+use godot_binary_serialization::decoder::Decoder as PeerDecoder;
+use godot_binary_serialization::encoder::Encoder as PeerEncoder;
+use godot_binary_serialization::types::primitive::{GodotInteger, GodotString};
+use godot_binary_serialization::types::structures::{GodotDictionary, GodotVector2};
+use godot_binary_serialization::types::variant::{AsVariant, GodotVariant};
+use godot_variant_codec::{
+    decode, encode, encode_into, encoded_size, Array, ContainerType, DecodeOptions, Dictionary,
+    EncodeOptions, PackedReals, Reals, Value,
+};
+use serde_json::{json, Value as Json};
+
+const SMALL_DICTS: usize = 100_000;
+const PACKED_LEN: usize = 1_000_000;
+const STRINGS: usize = 100_000;
+const DICT_ENTRIES: usize = 10_000;
+
+/// CPU time (user + system) of the benchmarking thread, in nanoseconds: on a machine whose
+/// few cores other work shares, time spent preempted is not counted, as wall time would.
+struct ThreadCpuTime(WallTime);
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+impl Measurement for ThreadCpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        thread_cpu_ns() - start
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, ns: &u64) -> f64 {
+        *ns as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, like wall time: criterion's own formatting applies.
+        self.0.formatter()
+    }
+}
+
+type Bench = Criterion<ThreadCpuTime>;
+
+/// A fixed pseudo-random sequence (SplitMix64): the same data on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn f32(&mut self) -> f32 {
+        (self.below(2_000_000) as f32 - 1_000_000.0) / 64.0
+    }
+    /// ASCII letters, digits and `_`, of a length in `0..max_len`.
+    fn word(&mut self, max_len: u64) -> String {
+        const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+        let len = self.below(max_len);
+        (0..len)
+            .map(|_| CHARS[self.below(CHARS.len() as u64) as usize] as char)
+            .collect()
+    }
+}
+
+struct Message {
+    id: i32,
+    name: String,
+    pos: [f32; 2],
+}
+
+fn messages() -> Vec<Message> {
+    let mut rng = Rng(1);
+    (0..SMALL_DICTS)
+        .map(|i| Message {
+            id: i as i32 * 7 - 1000,
+            name: format!("player_{}", rng.word(12)),
+            pos: [rng.f32(), rng.f32()],
+        })
+        .collect()
+}
+
+fn ours(m: &Message) -> Value {
+    Value::Dictionary(Box::new(Dictionary {
+        entries: vec![
+            (Value::String("id".into()), Value::Int(m.id.into())),
+            (Value::String("name".into()), Value::String(m.name.clone())),
+            (
+                Value::String("pos".into()),
+                Value::Vector2(Reals::Single(m.pos)),
+            ),
+        ],
+        key_type: ContainerType::Untyped,
+        value_type: ContainerType::Untyped,
+    }))
+}
+
+fn peer(m: &Message) -> GodotDictionary {
+    let mut d = GodotDictionary::new();
+    d.insert(GodotString::new("id"), GodotInteger::new_from_i32(m.id));
+    d.insert(GodotString::new("name"), GodotString::new(&m.name));
+    d.insert(
+        GodotString::new("pos"),
+        GodotVector2::new(m.pos[0], m.pos[1]),
+    );
+    d
+}
+
+/// Whether the peer crate writes the same bytes as ours for every message, and reads ours
+/// back to the same values. Returns a one-line verdict, naming the first difference.
+fn check_peer_bytes(msgs: &[Message], ours_bytes: &[Vec<u8>]) -> String {
+    for (i, (m, mine)) in msgs.iter().zip(ours_bytes).enumerate() {
+        let theirs = PeerEncoder::encode_variant(&peer(m)).expect("peer encodes");
+        if &theirs != mine {
+            return format!("DIFFERENT: message {i}: ours {mine:?}, peer {theirs:?}");
+        }
+        let back = PeerDecoder::decode_variant(mine).expect("peer decodes ours");
+        let dict = back.as_var::<GodotDictionary>().expect("a dictionary");
+        let same = dict
+            .get::<GodotInteger>(GodotString::new("id"))
+            .map(|x| x.value)
+            == Some(m.id.into())
+            && dict
+                .get::<GodotString>(GodotString::new("name"))
+                .map(|x| &x.value)
+                == Some(&m.name)
+            && dict
+                .get::<GodotVector2>(GodotString::new("pos"))
+                .map(|v| [v.x, v.y])
+                == Some(m.pos)
+            && dict.byte_length() == mine.len();
+        if !same {
+            return format!("DIFFERENT: the peer reads message {i} back as {dict:?}");
+        }
+    }
+    format!(
+        "identical: the peer crate writes the same bytes as ours for all {} messages and reads ours back to the same values",
+        msgs.len()
+    )
+}
+
+/// What one benchmark processes per iteration, for the summary table.
+struct Entry {
+    group: &'static str,
+    function: String,
+    value: &'static str,
+    bytes: u64,
+    elements: u64,
+    /// The benchmark this one is compared with (the peer crate, or memcpy), as `function/value`.
+    baseline: Option<String>,
+}
+
+fn small_dicts(c: &mut Bench, entries: &mut Vec<Entry>, notes: &mut Vec<String>) {
+    let msgs = messages();
+    let values: Vec<Value> = msgs.iter().map(ours).collect();
+    let peers: Vec<GodotDictionary> = msgs.iter().map(peer).collect();
+    let eopts = EncodeOptions::default();
+    let dopts = DecodeOptions::default();
+    let bytes: Vec<Vec<u8>> = values.iter().map(|v| encode(v, &eopts).unwrap()).collect();
+    let verdict = check_peer_bytes(&msgs, &bytes);
+    println!("peer crate bytes: {verdict}");
+    notes.push(format!("peer crate bytes: {verdict}"));
+    let total: u64 = bytes.iter().map(|b| b.len() as u64).sum();
+
+    const G: &str = "small_dicts_100k";
+    let mut g = c.benchmark_group(G);
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .throughput(Throughput::Bytes(total));
+    g.bench_function(BenchmarkId::new("encode", "ours"), |b| {
+        b.iter(|| {
+            for v in &values {
+                black_box(encode(black_box(v), &eopts).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("encode", "ours_reused_buffer"), |b| {
+        let mut buf = Vec::with_capacity(256);
+        b.iter(|| {
+            for v in &values {
+                buf.clear();
+                encode_into(black_box(v), &mut buf, &eopts).unwrap();
+                black_box(&buf);
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("encode", "peer"), |b| {
+        b.iter(|| {
+            for d in &peers {
+                black_box(PeerEncoder::encode_variant(black_box(d)).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("decode", "ours"), |b| {
+        b.iter(|| {
+            for bytes in &bytes {
+                black_box(decode(black_box(bytes), &dopts).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("decode", "peer"), |b| {
+        b.iter(|| {
+            for bytes in &bytes {
+                black_box(PeerDecoder::decode_variant(black_box(bytes)).unwrap());
+            }
+        })
+    });
+    g.finish();
+    for (function, value, baseline) in [
+        ("encode", "ours", Some("encode/peer")),
+        ("encode", "ours_reused_buffer", Some("encode/peer")),
+        ("encode", "peer", None),
+        ("decode", "ours", Some("decode/peer")),
+        ("decode", "peer", None),
+    ] {
+        entries.push(Entry {
+            group: G,
+            function: function.into(),
+            value,
+            bytes: total,
+            elements: SMALL_DICTS as u64,
+            baseline: baseline.map(str::to_owned),
+        });
+    }
+}
+
+fn packed(c: &mut Bench, entries: &mut Vec<Entry>) {
+    let mut rng = Rng(2);
+    let arrays: Vec<(&str, Value)> = vec![
+        (
+            "PackedFloat32Array",
+            Value::PackedFloat32Array((0..PACKED_LEN).map(|_| rng.f32()).collect()),
+        ),
+        (
+            "PackedVector3Array",
+            Value::PackedVector3Array(PackedReals::Single(
+                (0..PACKED_LEN)
+                    .map(|_| [rng.f32(), rng.f32(), rng.f32()])
+                    .collect(),
+            )),
+        ),
+        (
+            "PackedColorArray",
+            Value::PackedColorArray(
+                (0..PACKED_LEN)
+                    .map(|_| [rng.f32(), rng.f32(), rng.f32(), 1.0])
+                    .collect(),
+            ),
+        ),
+        (
+            "PackedInt64Array",
+            Value::PackedInt64Array((0..PACKED_LEN).map(|_| rng.next() as i64).collect()),
+        ),
+    ];
+    const G: &str = "packed_1m";
+    let eopts = EncodeOptions::default();
+    let dopts = DecodeOptions::default();
+    let mut g = c.benchmark_group(G);
+    g.sampling_mode(SamplingMode::Flat).sample_size(20);
+    for (name, value) in &arrays {
+        let bytes = encode(value, &eopts).unwrap();
+        assert_eq!(&decode(&bytes, &dopts).unwrap().0, value);
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(BenchmarkId::new(*name, "encode"), |b| {
+            b.iter(|| encode(black_box(value), &eopts).unwrap())
+        });
+        g.bench_function(BenchmarkId::new(*name, "decode"), |b| {
+            b.iter(|| decode(black_box(&bytes), &dopts).unwrap())
+        });
+        g.bench_function(BenchmarkId::new(*name, "memcpy"), |b| {
+            b.iter(|| {
+                let mut out = Vec::<u8>::with_capacity(bytes.len());
+                out.extend_from_slice(black_box(&bytes));
+                out
+            })
+        });
+        for (value, baseline) in [
+            ("encode", Some("memcpy")),
+            ("decode", Some("memcpy")),
+            ("memcpy", None),
+        ] {
+            entries.push(Entry {
+                group: G,
+                function: (*name).into(),
+                value,
+                bytes: bytes.len() as u64,
+                elements: PACKED_LEN as u64,
+                baseline: baseline.map(|b| format!("{name}/{b}")),
+            });
+        }
+    }
+    g.finish();
+}
+
+/// Encode and decode of one large value, as group `group`.
+fn one_value(
+    c: &mut Bench,
+    entries: &mut Vec<Entry>,
+    group: &'static str,
+    value: &Value,
+    elements: usize,
+) {
+    let eopts = EncodeOptions::default();
+    let dopts = DecodeOptions::default();
+    let bytes = encode(value, &eopts).unwrap();
+    assert_eq!(&decode(&bytes, &dopts).unwrap().0, value);
+    assert_eq!(encoded_size(value, &eopts).unwrap(), bytes.len());
+    let mut g = c.benchmark_group(group);
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(20)
+        .throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("encode", |b| {
+        b.iter(|| encode(black_box(value), &eopts).unwrap())
+    });
+    g.bench_function("decode", |b| {
+        b.iter(|| decode(black_box(&bytes), &dopts).unwrap())
+    });
+    g.finish();
+    for function in ["encode", "decode"] {
+        entries.push(Entry {
+            group,
+            function: function.into(),
+            value: "",
+            bytes: bytes.len() as u64,
+            elements: elements as u64,
+            baseline: None,
+        });
+    }
+}
+
+fn string_array(c: &mut Bench, entries: &mut Vec<Entry>) {
+    let mut rng = Rng(3);
+    let strings = (0..STRINGS).map(|_| rng.word(24)).collect();
+    one_value(
+        c,
+        entries,
+        "packed_string_array_100k",
+        &Value::PackedStringArray(strings),
+        STRINGS,
+    );
+}
+
+fn dict_of_arrays(c: &mut Bench, entries: &mut Vec<Entry>) {
+    let mut rng = Rng(4);
+    let entries_ = (0..DICT_ENTRIES)
+        .map(|i| {
+            let key = Value::String(format!("entity_{i}"));
+            let items = vec![
+                Value::Int(rng.below(1 << 20) as i64),
+                Value::Float(f64::from(rng.f32())),
+                Value::String(rng.word(10)),
+                Value::Vector3(Reals::Single([rng.f32(), rng.f32(), rng.f32()])),
+            ];
+            (
+                key,
+                Value::Array(Box::new(Array {
+                    items,
+                    element_type: ContainerType::Untyped,
+                })),
+            )
+        })
+        .collect();
+    let dict = Value::Dictionary(Box::new(Dictionary {
+        entries: entries_,
+        key_type: ContainerType::Untyped,
+        value_type: ContainerType::Untyped,
+    }));
+    one_value(c, entries, "dict_10k_small_arrays", &dict, DICT_ENTRIES);
+}
+
+/// Where criterion writes its results: `$CRITERION_HOME`, else `<cargo target dir>/criterion`,
+/// found as criterion finds it.
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return home.into();
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let cargo = std::env::var_os("CARGO")?;
+            let out = std::process::Command::new(cargo)
+                .args(["metadata", "--format-version", "1", "--no-deps"])
+                .output()
+                .ok()?;
+            let meta: Json = serde_json::from_slice(&out.stdout).ok()?;
+            Some(meta["target_directory"].as_str()?.into())
+        })
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("criterion")
+}
+
+fn read_json(path: &Path) -> Option<Json> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Median and best (fastest sample) nanoseconds per iteration of one benchmark's last run,
+/// if that run was not before `since`.
+fn timings(dir: &Path, group: &str, id: &str, since: SystemTime) -> Option<(f64, f64)> {
+    let new = dir.join(group).join(id).join("new");
+    let modified = std::fs::metadata(new.join("estimates.json"))
+        .ok()?
+        .modified()
+        .ok()?;
+    if modified < since {
+        return None;
+    }
+    let estimates = read_json(&new.join("estimates.json"))?;
+    let median = estimates["median"]["point_estimate"].as_f64()?;
+    let sample = read_json(&new.join("sample.json"))?;
+    let iters = sample["iters"].as_array()?;
+    let times = sample["times"].as_array()?;
+    let best = iters
+        .iter()
+        .zip(times)
+        .filter_map(|(n, t)| Some(t.as_f64()? / n.as_f64()?))
+        .fold(f64::INFINITY, f64::min);
+    Some((median, best))
+}
+
+/// Reads back the results of the benchmarks run since `since` and, when there are any,
+/// writes `summary.json` and `summary.md` into `<criterion dir>/godot-variant-codec/` and
+/// prints the table.
+fn summarize(entries: &[Entry], notes: &[String], since: SystemTime) {
+    let dir = criterion_dir();
+    let mut rows = Vec::new();
+    let mut table = String::from(
+        "| benchmark | median ms | best ms | GB/s (best) | Melem/s (best) | vs baseline (median, best) |\n\
+         |---|---:|---:|---:|---:|---|\n",
+    );
+    for e in entries {
+        let id = if e.value.is_empty() {
+            e.function.clone()
+        } else {
+            format!("{}/{}", e.function, e.value)
+        };
+        let Some((median, best)) = timings(&dir, e.group, &id, since) else {
+            continue;
+        };
+        let baseline = e
+            .baseline
+            .as_ref()
+            .and_then(|b| timings(&dir, e.group, b, since));
+        // The baseline's time over ours: above 1, ours is faster.
+        let ratio_median = baseline.map(|(m, _)| m / median);
+        let ratio_best = baseline.map(|(_, b)| b / best);
+        let gbps = e.bytes as f64 / best;
+        let melems = e.elements as f64 * 1e3 / best;
+        let vs = match (&e.baseline, ratio_median, ratio_best) {
+            (Some(b), Some(m), Some(x)) if b.ends_with("memcpy") => {
+                format!("{:.0}%, {:.0}% of memcpy's speed", 100.0 * m, 100.0 * x)
+            }
+            (Some(b), Some(m), Some(x)) => format!("{m:.1}×, {x:.1}× {b}"),
+            _ => String::new(),
+        };
+        table.push_str(&format!(
+            "| {}/{} | {:.3} | {:.3} | {:.2} | {:.1} | {} |\n",
+            e.group,
+            id,
+            median / 1e6,
+            best / 1e6,
+            gbps,
+            melems,
+            vs
+        ));
+        rows.push(json!({
+            "group": e.group,
+            "id": id,
+            "median_ns": median,
+            "best_ns": best,
+            "bytes": e.bytes,
+            "elements": e.elements,
+            "gb_per_s_median": e.bytes as f64 / median,
+            "gb_per_s_best": gbps,
+            "baseline": e.baseline,
+            "speedup_median": ratio_median,
+            "speedup_best": ratio_best,
+        }));
+    }
+    if rows.is_empty() {
+        return;
+    }
+    for n in notes {
+        table.push_str(&format!("\n{n}\n"));
+    }
+    let out = dir.join("godot-variant-codec");
+    let written = std::fs::create_dir_all(&out)
+        .and_then(|()| {
+            std::fs::write(
+                out.join("summary.json"),
+                serde_json::to_string_pretty(&json!({ "rows": rows, "notes": notes }))
+                    .expect("plain JSON"),
+            )
+        })
+        .and_then(|()| std::fs::write(out.join("summary.md"), &table));
+    println!("\n{table}");
+    match written {
+        Ok(()) => println!("written to {}", out.display()),
+        Err(e) => println!("could not write {}: {e}", out.display()),
+    }
+}
+
+fn main() {
+    let start = SystemTime::now();
+    let mut c = Criterion::default()
+        .with_measurement(ThreadCpuTime(WallTime))
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    let mut entries = Vec::new();
+    let mut notes = Vec::new();
+    small_dicts(&mut c, &mut entries, &mut notes);
+    packed(&mut c, &mut entries);
+    string_array(&mut c, &mut entries);
+    dict_of_arrays(&mut c, &mut entries);
+    c.final_summary();
+    // Nothing is summed up after `--test`, `--list` or `--profile-time` runs: they write no
+    // estimates.
+    summarize(&entries, &notes, start);
+}
