@@ -138,12 +138,45 @@ fn demo() -> Result<(), String> {
     ok.then_some(()).ok_or_else(|| "the demo failed".into())
 }
 
+/// Both benchmarks: the Godot project's engine-vs-codec table (one process, best of N)
+/// and the pure-Rust crate's criterion benches against the peer crate. The tables are
+/// printed and written to `target/bench/`.
 fn bench() -> Result<(), String> {
+    let dir = project_dir();
+    let out = dir.join("target/bench");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+
+    let rust_ok = cargo()
+        .args(["bench", "-p", "godot-variant-codec", "--bench", "codec"])
+        .status()
+        .map_err(|e| e.to_string())?
+        .success();
+    let rust_table = dir.join("target/criterion/godot-variant-codec/summary.md");
+
     let godot = godot()?;
     build_addon()?;
-    let ok = run_project_script(&godot, "res://bench/bench.gd")?;
-    ok.then_some(())
-        .ok_or_else(|| "the benchmark failed".into())
+    import_project(&godot)?;
+    let godot_table = out.join("godot.md");
+    let mut cmd = Command::new(&godot);
+    cmd.args(["--headless", "--path"])
+        .arg(dir.join("godot_project"))
+        .args(["--script", "res://bench/bench.gd", "--"])
+        .arg(format!("--out={}", godot_table.display()));
+    let (godot_ok, _) = run_echoing(&mut cmd)?;
+
+    println!("\n## Godot: engine vs FastVariantCodec (same process)\n");
+    println!(
+        "{}",
+        std::fs::read_to_string(&godot_table).unwrap_or_else(|_| "(no table)".into())
+    );
+    println!("\n## Rust: godot-variant-codec (thread CPU time; see rust/godot-variant-codec/benches/README.md)\n");
+    println!(
+        "{}",
+        std::fs::read_to_string(&rust_table).unwrap_or_else(|_| "(no table)".into())
+    );
+    (rust_ok && godot_ok)
+        .then_some(())
+        .ok_or_else(|| "a benchmark failed".into())
 }
 
 /// Runs the generator against the live engine, writing `out`.
