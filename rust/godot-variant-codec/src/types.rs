@@ -1,97 +1,73 @@
 //! The type table: Godot 4's `Variant::Type`, and each format generation's wire ids for it.
 
-/// Godot 4's `Variant::Type`, in the engine's order (the discriminant is the Godot 4 id).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum VariantType {
-    Nil = 0,
-    Bool,
-    Int,
-    Float,
-    String,
-    Vector2,
-    Vector2i,
-    Rect2,
-    Rect2i,
-    Vector3,
-    Vector3i,
-    Transform2D,
-    Vector4,
-    Vector4i,
-    Plane,
-    Quaternion,
-    Aabb,
-    Basis,
-    Transform3D,
-    Projection,
-    Color,
-    StringName,
-    NodePath,
-    Rid,
-    Object,
-    Callable,
-    Signal,
-    Dictionary,
-    Array,
-    PackedByteArray,
-    PackedInt32Array,
-    PackedInt64Array,
-    PackedFloat32Array,
-    PackedFloat64Array,
-    PackedStringArray,
-    PackedVector2Array,
-    PackedVector3Array,
-    PackedColorArray,
-    PackedVector4Array,
+/// Declares [`VariantType`] from one table: the engine's order (which is the Godot 4 id)
+/// and the engine's name of each type.
+macro_rules! variant_types {
+    ($($variant:ident = $name:literal,)*) => {
+        /// Godot 4's `Variant::Type`, in the engine's order (the discriminant is the Godot 4 id).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum VariantType {
+            $($variant,)*
+        }
+
+        impl VariantType {
+            /// Every type, in id order.
+            pub const ALL: [VariantType; [$(VariantType::$variant),*].len()] = [$(VariantType::$variant),*];
+
+            /// The engine's name for the type, as `type_string()` gives it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(VariantType::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+variant_types! {
+    Nil = "Nil",
+    Bool = "bool",
+    Int = "int",
+    Float = "float",
+    String = "String",
+    Vector2 = "Vector2",
+    Vector2i = "Vector2i",
+    Rect2 = "Rect2",
+    Rect2i = "Rect2i",
+    Vector3 = "Vector3",
+    Vector3i = "Vector3i",
+    Transform2D = "Transform2D",
+    Vector4 = "Vector4",
+    Vector4i = "Vector4i",
+    Plane = "Plane",
+    Quaternion = "Quaternion",
+    Aabb = "AABB",
+    Basis = "Basis",
+    Transform3D = "Transform3D",
+    Projection = "Projection",
+    Color = "Color",
+    StringName = "StringName",
+    NodePath = "NodePath",
+    Rid = "RID",
+    Object = "Object",
+    Callable = "Callable",
+    Signal = "Signal",
+    Dictionary = "Dictionary",
+    Array = "Array",
+    PackedByteArray = "PackedByteArray",
+    PackedInt32Array = "PackedInt32Array",
+    PackedInt64Array = "PackedInt64Array",
+    PackedFloat32Array = "PackedFloat32Array",
+    PackedFloat64Array = "PackedFloat64Array",
+    PackedStringArray = "PackedStringArray",
+    PackedVector2Array = "PackedVector2Array",
+    PackedVector3Array = "PackedVector3Array",
+    PackedColorArray = "PackedColorArray",
+    PackedVector4Array = "PackedVector4Array",
 }
 
 impl VariantType {
-    /// Every type, in id order.
-    pub const ALL: [VariantType; 39] = {
-        use VariantType::*;
-        [
-            Nil,
-            Bool,
-            Int,
-            Float,
-            String,
-            Vector2,
-            Vector2i,
-            Rect2,
-            Rect2i,
-            Vector3,
-            Vector3i,
-            Transform2D,
-            Vector4,
-            Vector4i,
-            Plane,
-            Quaternion,
-            Aabb,
-            Basis,
-            Transform3D,
-            Projection,
-            Color,
-            StringName,
-            NodePath,
-            Rid,
-            Object,
-            Callable,
-            Signal,
-            Dictionary,
-            Array,
-            PackedByteArray,
-            PackedInt32Array,
-            PackedInt64Array,
-            PackedFloat32Array,
-            PackedFloat64Array,
-            PackedStringArray,
-            PackedVector2Array,
-            PackedVector3Array,
-            PackedColorArray,
-            PackedVector4Array,
-        ]
-    };
-
     /// The Godot 4 `Variant::Type` id.
     pub const fn id(self) -> u32 {
         self as u32
@@ -100,52 +76,6 @@ impl VariantType {
     /// The type with this Godot 4 id, if any.
     pub fn from_id(id: u32) -> Option<VariantType> {
         Self::ALL.get(usize::try_from(id).ok()?).copied()
-    }
-
-    /// The engine's name for the type, as `type_string()` gives it.
-    pub fn name(self) -> &'static str {
-        use VariantType::*;
-        match self {
-            Nil => "Nil",
-            Bool => "bool",
-            Int => "int",
-            Float => "float",
-            String => "String",
-            Vector2 => "Vector2",
-            Vector2i => "Vector2i",
-            Rect2 => "Rect2",
-            Rect2i => "Rect2i",
-            Vector3 => "Vector3",
-            Vector3i => "Vector3i",
-            Transform2D => "Transform2D",
-            Vector4 => "Vector4",
-            Vector4i => "Vector4i",
-            Plane => "Plane",
-            Quaternion => "Quaternion",
-            Aabb => "AABB",
-            Basis => "Basis",
-            Transform3D => "Transform3D",
-            Projection => "Projection",
-            Color => "Color",
-            StringName => "StringName",
-            NodePath => "NodePath",
-            Rid => "RID",
-            Object => "Object",
-            Callable => "Callable",
-            Signal => "Signal",
-            Dictionary => "Dictionary",
-            Array => "Array",
-            PackedByteArray => "PackedByteArray",
-            PackedInt32Array => "PackedInt32Array",
-            PackedInt64Array => "PackedInt64Array",
-            PackedFloat32Array => "PackedFloat32Array",
-            PackedFloat64Array => "PackedFloat64Array",
-            PackedStringArray => "PackedStringArray",
-            PackedVector2Array => "PackedVector2Array",
-            PackedVector3Array => "PackedVector3Array",
-            PackedColorArray => "PackedColorArray",
-            PackedVector4Array => "PackedVector4Array",
-        }
     }
 }
 
