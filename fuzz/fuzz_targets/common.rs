@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use godot_variant_codec::{
-    decode, encode, DecodeOptions, EncodeErrorKind, EncodeOptions, Object, Value,
+    decode, encode, ContainerType, DecodeOptions, EncodeErrorKind, EncodeOptions, Object, Value,
 };
 
 /// How deeply `v` nests: 0 for a value holding no other value, else 1 + the deepest inside.
@@ -58,6 +58,36 @@ pub fn has_null_object_key(v: &Value) -> bool {
     children(v).any(has_null_object_key)
 }
 
+/// Whether some text in `v` starts with U+FEFF. The engine drops one leading UTF-8 BOM when
+/// it reads text, so such text loses a character at every round trip, in the engine too
+/// (checked against Godot 4.6.3: `"\u{FEFF}\u{FEFF}a"` reads back as `"\u{FEFF}a"`,
+/// then `"a"`). Found by the `stream` target.
+pub fn has_text_starting_with_bom(v: &Value) -> bool {
+    let bom = |s: &String| s.starts_with('\u{FEFF}');
+    let own = match v {
+        Value::String(s) | Value::StringName(s) => bom(s),
+        Value::PackedStringArray(items) => items.iter().any(bom),
+        Value::NodePath(p) => p.names.iter().chain(&p.subnames).any(bom),
+        Value::Signal(sig) => bom(&sig.name),
+        Value::Object(Object::Full(full)) => {
+            bom(&full.class) || full.properties.iter().any(|(name, _)| bom(name))
+        }
+        Value::Array(a) => container_text(&a.element_type).is_some_and(bom),
+        Value::Dictionary(d) => [&d.key_type, &d.value_type]
+            .into_iter()
+            .any(|t| container_text(t).is_some_and(bom)),
+        _ => false,
+    };
+    own || children(v).any(has_text_starting_with_bom)
+}
+
+fn container_text(t: &ContainerType) -> Option<&String> {
+    match t {
+        ContainerType::ClassName(s) | ContainerType::Script(s) => Some(s),
+        _ => None,
+    }
+}
+
 /// The values directly inside `v`.
 fn children(v: &Value) -> Box<dyn Iterator<Item = &Value> + '_> {
     match v {
@@ -78,6 +108,9 @@ pub fn check_reencoding_stable(
     eopts: &EncodeOptions,
 ) {
     let what = format!("{:?}", eopts.precision);
+    if has_text_starting_with_bom(value) {
+        return;
+    }
     let second = reencode(first, dopts, eopts, &what);
     if second == first {
         return;

@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
                     .unwrap_or_else(|e| panic!("reading the re-framed stream failed: {e}"));
                 assert_eq!(again.len(), values.len(), "re-framed stream: value count");
                 for (a, b) in values.iter().zip(&again) {
-                    if !common::has_null_object_key(a) {
+                    if !common::has_null_object_key(a) && !common::has_text_starting_with_bom(a) {
                         assert_eq!(encode(a, &eopts).ok(), encode(b, &eopts).ok());
                     }
                 }
