@@ -11,19 +11,20 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, PoisonError};
 
-use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant, VariantType};
+use godot::builtin::inner::InnerArray;
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant};
 use godot::global::Error;
 use godot::register::{godot_api, GodotClass};
-use godot_variant_codec::stream::{decode_frames, encode_frame};
-use godot_variant_codec::{
-    decode_at, encode, encoded_size, DecodeOptions, EncodeOptions, Precision, Value,
-    MAX_RECURSION_DEPTH,
-};
+use godot::sys::GodotFfi;
+use godot_variant_codec::stream::decode_frames;
+use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder, Precision, MAX_RECURSION_DEPTH};
 
+use crate::batch;
 use crate::failure::Failure;
-use crate::parallel;
-use crate::to_value::ToValue;
+use crate::raw::ffi;
+use crate::read::decode_variant;
 use crate::to_variant::variant;
+use crate::write::{self, encode_packed, VariantWriter, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -86,10 +87,14 @@ impl FastVariantCodec {
     /// Empty on error: see [method get_error].
     #[func]
     fn encode(&self, value: Variant) -> PackedByteArray {
-        let result = guarded(|| Ok(encode(&self.to_value(&value)?, &self.encode_options())?));
-        self.finish(result)
-            .map(PackedByteArray::from)
-            .unwrap_or_default()
+        let result = guarded(|| {
+            Ok(encode_packed(
+                &value,
+                self.encode_options(),
+                self.write_mode(),
+            )?)
+        });
+        self.finish(result).unwrap_or_default()
     }
 
     /// The value held by [param bytes] from byte [param offset] on, as
@@ -110,8 +115,11 @@ impl FastVariantCodec {
                         format!("offset {offset} is outside the {} bytes", data.len()),
                     )
                 })?;
-            let (value, used) = decode_at(&data[start..], start, &self.decode_options())?;
-            Ok((variant(&value)?, used))
+            Ok(decode_variant(
+                &data[start..],
+                start,
+                &self.decode_options(),
+            )?)
         });
         let mut last = self.last_call();
         match result {
@@ -141,9 +149,10 @@ impl FastVariantCodec {
     #[func]
     fn encoded_size(&self, value: Variant) -> i64 {
         let result = guarded(|| {
-            Ok(encoded_size(
-                &self.to_value(&value)?,
-                &self.encode_options(),
+            Ok(write::encoded_size(
+                &value,
+                self.encode_options(),
+                self.write_mode(),
             )?)
         });
         self.finish(result).map_or(-1, |size| size as i64)
@@ -176,57 +185,40 @@ impl FastVariantCodec {
     #[func]
     fn encode_batch(&self, values: AnyArray) -> Array<PackedByteArray> {
         let result = guarded(|| {
-            // Godot values are read here, on the calling thread; only `Value`s travel.
-            let values: Vec<Result<Value, Failure>> =
-                values.iter_shared().map(|v| self.to_value(&v)).collect();
-            let opts = self.encode_options();
-            Ok(parallel::map(&values, |value| match value {
-                Ok(value) => encode(value, &opts).map_err(Failure::from),
-                Err(failure) => Err(failure.clone()),
-            }))
+            Ok(batch::encode(
+                &values,
+                self.encode_options(),
+                self.write_mode(),
+            ))
         });
-        self.finish_batch(result, Vec::new)
-            .into_iter()
-            .map(PackedByteArray::from)
-            .collect()
+        let packets = self.finish_batch(result, PackedByteArray::new);
+        let mut out = Array::<PackedByteArray>::new();
+        // SAFETY: a new array held only here, typed PackedByteArray, given only those.
+        unsafe {
+            InnerArray::from_outer_typed(&out).resize(packets.len() as i64);
+            for (i, packet) in packets.into_iter().enumerate() {
+                ffi().set_array_element(out.sys_mut(), i, Variant::from(packet));
+            }
+        }
+        out
     }
 
-    /// [method decode] for every packet of [param packets] (each a [PackedByteArray]), in
-    /// parallel: the same values, in the same order. A packet that fails gives
-    /// [code]null[/code]; [method get_error] then tells about the first that failed.
+    /// [method decode] for every packet of [param packets] (each a [PackedByteArray]): the
+    /// same values, in the same order. A packet that fails gives [code]null[/code];
+    /// [method get_error] then tells about the first that failed.
     #[func]
     fn decode_batch(&self, packets: AnyArray) -> VarArray {
-        let packets: Vec<Result<PackedByteArray, Failure>> = packets
-            .iter_shared()
-            .map(|p| match p.get_type() {
-                // Checked here: gdext's `try_to` would turn other types into empty arrays.
-                VariantType::PACKED_BYTE_ARRAY => Ok(p.to::<PackedByteArray>()),
-                other => Err(Failure::new(
-                    Error::ERR_INVALID_PARAMETER,
-                    format!("a {other:?} is not a PackedByteArray"),
-                )),
-            })
-            .collect();
-        let result = guarded(|| {
-            // The pool threads read the packets' bytes in place: plain memory, which no one
-            // can change while these references to the packed arrays are held.
-            let slices: Vec<Result<&[u8], &Failure>> = packets
-                .iter()
-                .map(|p| p.as_ref().map(PackedByteArray::as_slice))
-                .collect();
-            let opts = self.decode_options();
-            let decoded = parallel::map(&slices, |bytes| match bytes {
-                Ok(bytes) => decode_at(bytes, 0, &opts).map_err(Failure::from),
-                Err(failure) => Err((*failure).clone()),
-            });
-            Ok(decoded
-                .into_iter()
-                .map(|d| d.and_then(|(value, _)| Ok(variant(&value)?)))
-                .collect::<Vec<_>>())
-        });
-        self.finish_batch(result, Variant::nil)
-            .into_iter()
-            .collect()
+        let result = guarded(|| Ok(batch::decode(&packets, &self.decode_options())));
+        let values = self.finish_batch(result, Variant::nil);
+        let mut out = VarArray::new();
+        // SAFETY: a new untyped array held only here.
+        unsafe {
+            InnerArray::from_outer(&out).resize(values.len() as i64);
+            for (i, value) in values.into_iter().enumerate() {
+                ffi().set_array_element(out.sys_mut(), i, value);
+            }
+        }
+        out
     }
 
     /// All [param values] as one stream: each as a 32-bit little-endian length, then its
@@ -236,17 +228,23 @@ impl FastVariantCodec {
     fn encode_stream(&self, values: AnyArray) -> PackedByteArray {
         let result = guarded(|| {
             let opts = self.encode_options();
-            let mut stream = Vec::new();
-            for (i, value) in values.iter_shared().enumerate() {
-                let value = self.to_value(&value).map_err(|f| f.of_element(i))?;
-                encode_frame(&value, &mut stream, &opts)
-                    .map_err(|e| Failure::from(e).of_element(i))?;
-            }
-            Ok(stream)
+            write::with_buffer(|stream| {
+                for i in 0..values.len() {
+                    // SAFETY: below the size of the array, which is held for the call.
+                    let value = unsafe { ffi().array_element(values.sys(), i) };
+                    // The frame's length word, filled in once the value is written.
+                    let start = stream.len();
+                    stream.extend_from_slice(&[0; 4]);
+                    VariantWriter::new(Encoder::new(&mut *stream, opts), self.write_mode())
+                        .value(value, 0)
+                        .map_err(|e| Failure::from(e).of_element(i))?;
+                    let len = (stream.len() - start - 4) as u32;
+                    stream[start..start + 4].copy_from_slice(&len.to_le_bytes());
+                }
+                Ok(write::packed_bytes(stream))
+            })
         });
-        self.finish(result)
-            .map(PackedByteArray::from)
-            .unwrap_or_default()
+        self.finish(result).unwrap_or_default()
     }
 
     /// Every value of a stream written by [method encode_stream],
@@ -268,12 +266,10 @@ impl FastVariantCodec {
 }
 
 impl FastVariantCodec {
-    fn to_value(&self, value: &Variant) -> Result<Value, Failure> {
-        let to_value = ToValue {
+    fn write_mode(&self) -> WriteMode {
+        WriteMode {
             full_objects: self.full_objects,
-            max_depth: self.depth_limit(),
-        };
-        Ok(to_value.value(value)?)
+        }
     }
 
     fn encode_options(&self) -> EncodeOptions {

@@ -5,8 +5,9 @@ use godot::obj::EngineEnum;
 use godot_variant_codec::stream::FrameError;
 use godot_variant_codec::{DecodeError, EncodeError, GodotError};
 
-use crate::to_value::ToValueError;
+use crate::read::ReadError;
 use crate::to_variant::ToVariantError;
+use crate::write::{ValueError, WriteError};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
@@ -54,9 +55,27 @@ impl From<FrameError> for Failure {
     }
 }
 
-impl From<ToValueError> for Failure {
-    fn from(e: ToValueError) -> Self {
+impl From<ValueError> for Failure {
+    fn from(e: ValueError) -> Self {
         Failure::new(e.godot_error(), e.to_string())
+    }
+}
+
+impl From<WriteError> for Failure {
+    fn from(e: WriteError) -> Self {
+        match e {
+            WriteError::Format(e) => e.into(),
+            WriteError::Value(e) => e.into(),
+        }
+    }
+}
+
+impl From<ReadError> for Failure {
+    fn from(e: ReadError) -> Self {
+        match e {
+            ReadError::Format(e) => e.into(),
+            ReadError::Value(e) => e.into(),
+        }
     }
 }
 

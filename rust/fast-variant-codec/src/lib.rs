@@ -1,16 +1,26 @@
 //! The Godot binding of `godot-variant-codec`: registers the `FastVariantCodec` class.
 //!
-//! The codec works on plain Rust [`Value`](godot_variant_codec::Value)s; this crate turns
-//! Godot `Variant`s into them and back, making the engine's choices on the way
-//! ([`to_value`], [`to_variant`]), and runs batches on a thread pool ([`parallel`]).
+//! Encoding walks engine Variants and writes each through the codec's format writer
+//! ([`write`]); decoding has the codec's decoder build engine Variants straight from the
+//! bytes ([`read`]), the rarer values through the codec's own value model
+//! ([`to_variant`]). Values are read and made in place through the GDExtension interface
+//! ([`raw`]); strings go from UTF-32 to UTF-8 without a Rust `String` ([`text`]); large
+//! copies and batches run on a thread pool ([`parallel`]).
 
+#[cfg(not(target_endian = "little"))]
+compile_error!("the binding copies packed arrays' memory as wire bytes: little-endian hosts only");
+
+mod batch;
 mod codec_class;
 mod failure;
 mod parallel;
+mod raw;
+mod read;
 mod stack_room;
-mod to_value;
+mod text;
 mod to_variant;
 mod typed_containers;
+mod write;
 
 use godot::init::{gdextension, ExtensionLibrary};
 

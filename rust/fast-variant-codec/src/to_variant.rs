@@ -5,12 +5,13 @@
 //!
 //! Runs on the calling thread: it creates Godot objects for that thread.
 
+use crate::text::{gstring, starts_with_bom};
 use godot::builtin::{
-    Aabb, Basis, Callable, Color, GString, NodePath as GodotNodePath, PackedByteArray,
-    PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array,
-    PackedStringArray, PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane,
-    Projection, Quaternion, Rect2, Rect2i, Rid, StringName, Transform2D, Transform3D, Variant,
-    VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+    Aabb, Basis, Callable, Color, NodePath as GodotNodePath, PackedByteArray, PackedColorArray,
+    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
+    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
+    Rect2, Rect2i, Rid, StringName, Transform2D, Transform3D, Variant, VariantType, Vector2,
+    Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::classes::{ClassDb, EncodedObjectAsId, Object, ResourceLoader, Script};
 use godot::global::{bytes_to_var, Error};
@@ -18,7 +19,7 @@ use godot::meta::ToGodot;
 use godot::obj::{EngineEnum, Gd, NewGd, Singleton};
 use godot_variant_codec::{
     encode, Array, ContainerType, Dictionary, EncodeError, EncodeOptions, NodePath,
-    Object as WireObject, PackedReals, Reals, Value,
+    Object as WireObject, PackedReals, Reals, Signal as WireSignal, Value,
 };
 
 use crate::stack_room;
@@ -64,7 +65,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::Bool(b) => b.to_variant(),
         Value::Int(i) => i.to_variant(),
         Value::Float(f) => f.to_variant(),
-        Value::String(s) => GString::from(s.as_str()).to_variant(),
+        Value::String(s) => gstring(s).to_variant(),
         Value::Vector2(r) => vector2(r.to_f32()).to_variant(),
         Value::Vector2i([x, y]) => Vector2i::new(*x, *y).to_variant(),
         Value::Rect2(r) => {
@@ -139,7 +140,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
             a: *a,
         }
         .to_variant(),
-        Value::StringName(s) => StringName::from(s.as_str()).to_variant(),
+        Value::StringName(s) => StringName::from(&gstring(s)).to_variant(),
         Value::NodePath(path) => node_path(path)?,
         Value::Rid(id) => Rid::new(*id).to_variant(),
         Value::Object(object) => self::object(object)?,
@@ -155,7 +156,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::PackedFloat64Array(v) => PackedFloat64Array::from(v.as_slice()).to_variant(),
         Value::PackedStringArray(v) => v
             .iter()
-            .map(|s| GString::from(s.as_str()))
+            .map(|s| gstring(s))
             .collect::<PackedStringArray>()
             .to_variant(),
         Value::PackedVector2Array(v) => packed(v, vector2)
@@ -233,7 +234,7 @@ fn dictionary(d: &Dictionary) -> Result<Variant, ToVariantError> {
 
 /// The element type `_decode_container_type` gives. The codec has already put
 /// `EncodedObjectAsID` where objects are not allowed, so a script here is to be loaded.
-fn element_spec(t: &ContainerType) -> Result<ElementSpec, ToVariantError> {
+pub fn element_spec(t: &ContainerType) -> Result<ElementSpec, ToVariantError> {
     Ok(match t {
         ContainerType::Untyped => ElementSpec::untyped(),
         ContainerType::Builtin(t) => ElementSpec::builtin(VariantType::from_ord(t.id() as i32)),
@@ -288,7 +289,29 @@ fn node_path(path: &NodePath) -> Result<Variant, ToVariantError> {
 /// What the engine's own `bytes_to_var` makes of `value`, for the few values the binding
 /// cannot construct (a Signal of any object id, a null object, unusual NodePaths).
 fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
-    let bytes = encode(value, &EncodeOptions::default()).map_err(ToVariantError::Reencode)?;
+    // The engine drops one leading U+FEFF of every text it reads: a name that starts with
+    // one gets one more, which the engine takes off again.
+    let guarded = |text: &String| {
+        if starts_with_bom(text) {
+            format!("\u{FEFF}{text}")
+        } else {
+            text.clone()
+        }
+    };
+    let guarded_value = match value {
+        Value::Signal(signal) => Value::Signal(WireSignal {
+            name: guarded(&signal.name),
+            object_id: signal.object_id,
+        }),
+        Value::NodePath(path) => Value::NodePath(Box::new(NodePath {
+            names: path.names.iter().map(guarded).collect(),
+            subnames: path.subnames.iter().map(guarded).collect(),
+            absolute: path.absolute,
+        })),
+        other => other.clone(),
+    };
+    let bytes =
+        encode(&guarded_value, &EncodeOptions::default()).map_err(ToVariantError::Reencode)?;
     Ok(bytes_to_var(&PackedByteArray::from(bytes.as_slice())))
 }
 

@@ -1,10 +1,15 @@
-//! Bytes → Value, accepting and rejecting exactly what the engine's `decode_variant` does.
+//! Bytes → values, accepting and rejecting exactly what the engine's `decode_variant` does.
+//!
+//! The decoder reads the format and applies its rules (bounds, types, padding, typed
+//! containers' conversions, objects); what the values become is up to a [`Build`]er:
+//! [`ValueBuilder`] makes this crate's [`Value`]s, the Godot binding makes engine Variants
+//! straight from the bytes.
 
 use crate::encode::{check_script_path, NODE_PATH_NEW_FORMAT, RESOURCE_PREFIX, SCRIPT_PROPERTY};
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, TYPE_MASK, VALUE_KIND_SHIFT};
 use crate::keys::DictionaryBuilder;
-use crate::typed::coerce;
+use crate::typed::{coerce, stores_as_is};
 use crate::types::{Generation, VariantType};
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
@@ -20,8 +25,231 @@ const NODE_PATH_ABSOLUTE: u32 = 1;
 const COUNT_MASK: u32 = 0x7FFF_FFFF;
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
-pub(crate) struct Decoder<'a, 'o> {
+/// What the decoder makes of the values it reads.
+///
+/// The decoder calls one method per value, in the order of the bytes: for an Array,
+/// `begin_array`, then `push` with each element it keeps, then `end_array` (likewise for a
+/// Dictionary, whose keys it has already checked against the key type). Typed containers'
+/// conversions and full objects are worked out on [`Value`]s and arrive through
+/// [`value`](Build::value); so do the types without a method of their own, and by default
+/// every type. A builder's error ends the decoding.
+pub trait Build {
+    /// A decoded value.
+    type Value;
+    /// An Array being filled.
+    type Array;
+    /// A Dictionary being filled.
+    type Dictionary;
+    type Error: From<DecodeError>;
+
+    /// Whether the decoder applies typed containers' element rules (convert or drop, as
+    /// `Array::push_back` and `dict[key] = value` do) before handing elements over. A builder
+    /// that fills the engine's own typed containers says no: those apply the engine's full
+    /// rules themselves, conversions this crate does not perform included.
+    const CHECKS_ELEMENTS: bool = true;
+
+    /// Any value, as the codec's own model has it.
+    fn value(&mut self, v: Value) -> Result<Self::Value, Self::Error>;
+
+    fn nil(&mut self) -> Result<Self::Value, Self::Error> {
+        self.value(Value::Nil)
+    }
+    fn bool(&mut self, b: bool) -> Result<Self::Value, Self::Error> {
+        self.value(Value::Bool(b))
+    }
+    fn int(&mut self, i: i64) -> Result<Self::Value, Self::Error> {
+        self.value(Value::Int(i))
+    }
+    fn float(&mut self, f: f64) -> Result<Self::Value, Self::Error> {
+        self.value(Value::Float(f))
+    }
+    /// A String's text (after the engine's BOM and NUL rules), borrowed from the input.
+    fn string(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
+        self.value(Value::String(s.to_owned()))
+    }
+    fn string_name(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
+        self.value(Value::StringName(s.to_owned()))
+    }
+    /// A packed array of plain elements, as the bytes of the input hold them.
+    fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {
+        self.value(p.to_value())
+    }
+    /// A PackedStringArray's strings, borrowed from the input.
+    fn packed_strings(&mut self, strings: &[&str]) -> Result<Self::Value, Self::Error> {
+        self.value(Value::PackedStringArray(
+            strings.iter().map(|&s| s.to_owned()).collect(),
+        ))
+    }
+
+    /// A new Array of `element_type`; `capacity` is how many elements the input can still
+    /// hold, at most the count it announces.
+    fn begin_array(
+        &mut self,
+        element_type: &ContainerType,
+        capacity: usize,
+    ) -> Result<Self::Array, Self::Error>;
+    fn push(&mut self, array: &mut Self::Array, item: Self::Value) -> Result<(), Self::Error>;
+    fn end_array(&mut self, array: Self::Array) -> Result<Self::Value, Self::Error>;
+
+    fn begin_dictionary(
+        &mut self,
+        key_type: &ContainerType,
+        value_type: &ContainerType,
+        capacity: usize,
+    ) -> Result<Self::Dictionary, Self::Error>;
+    /// `dictionary[key] = value`: a key already there keeps its place and takes the value.
+    fn insert(
+        &mut self,
+        dictionary: &mut Self::Dictionary,
+        key: Self::Value,
+        value: Self::Value,
+    ) -> Result<(), Self::Error>;
+    fn end_dictionary(&mut self, dictionary: Self::Dictionary) -> Result<Self::Value, Self::Error>;
+}
+
+/// A packed array of plain elements in the input: PackedByteArray, PackedInt32/64Array,
+/// PackedFloat32/64Array, PackedColorArray, PackedVector2/3/4Array.
+#[derive(Debug, Clone, Copy)]
+pub struct Packed<'a> {
+    pub array_type: VariantType,
+    /// For PackedVector2/3/4Array: the components are 64-bit floats.
+    pub wide: bool,
+    pub count: usize,
+    /// The elements' little-endian bytes (for a PackedByteArray, without its padding).
+    pub bytes: &'a [u8],
+}
+
+impl Packed<'_> {
+    /// The bytes of one element.
+    pub fn element_size(array_type: VariantType, wide: bool) -> usize {
+        use VariantType as T;
+        let real = if wide { 8 } else { 4 };
+        match array_type {
+            T::PackedByteArray => 1,
+            T::PackedInt32Array | T::PackedFloat32Array => 4,
+            T::PackedInt64Array | T::PackedFloat64Array => 8,
+            T::PackedColorArray => 16,
+            T::PackedVector2Array => 2 * real,
+            T::PackedVector3Array => 3 * real,
+            T::PackedVector4Array => 4 * real,
+            _ => 0,
+        }
+    }
+
+    /// The elements, copied out of the input.
+    pub fn to_vec<T: Plain>(&self) -> Vec<T> {
+        debug_assert_eq!(self.bytes.len(), self.count * T::SIZE);
+        Reader::new(self.bytes, 0)
+            .read_plain_vec(self.count, "packed array")
+            .expect("sized by the decoder")
+    }
+
+    /// The array as a [`Value`].
+    pub fn to_value(&self) -> Value {
+        use VariantType as T;
+        match (self.array_type, self.wide) {
+            (T::PackedByteArray, _) => Value::PackedByteArray(self.to_vec()),
+            (T::PackedInt32Array, _) => Value::PackedInt32Array(self.to_vec()),
+            (T::PackedInt64Array, _) => Value::PackedInt64Array(self.to_vec()),
+            (T::PackedFloat32Array, _) => Value::PackedFloat32Array(self.to_vec()),
+            (T::PackedFloat64Array, _) => Value::PackedFloat64Array(self.to_vec()),
+            (T::PackedColorArray, _) => Value::PackedColorArray(self.to_vec()),
+            (T::PackedVector2Array, false) => {
+                Value::PackedVector2Array(PackedReals::Single(self.to_vec()))
+            }
+            (T::PackedVector2Array, true) => {
+                Value::PackedVector2Array(PackedReals::Double(self.to_vec()))
+            }
+            (T::PackedVector3Array, false) => {
+                Value::PackedVector3Array(PackedReals::Single(self.to_vec()))
+            }
+            (T::PackedVector3Array, true) => {
+                Value::PackedVector3Array(PackedReals::Double(self.to_vec()))
+            }
+            (T::PackedVector4Array, false) => {
+                Value::PackedVector4Array(PackedReals::Single(self.to_vec()))
+            }
+            (T::PackedVector4Array, true) => {
+                Value::PackedVector4Array(PackedReals::Double(self.to_vec()))
+            }
+            (other, _) => unreachable!("{other} is not a packed array of plain elements"),
+        }
+    }
+}
+
+/// The builder of this crate's [`Value`]s.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ValueBuilder;
+
+impl Build for ValueBuilder {
+    type Value = Value;
+    type Array = Array;
+    type Dictionary = (ContainerType, ContainerType, DictionaryBuilder);
+    type Error = DecodeError;
+
+    #[inline]
+    fn value(&mut self, v: Value) -> Result<Value, DecodeError> {
+        Ok(v)
+    }
+
+    fn begin_array(
+        &mut self,
+        element_type: &ContainerType,
+        capacity: usize,
+    ) -> Result<Array, DecodeError> {
+        Ok(Array {
+            element_type: element_type.clone(),
+            items: Vec::with_capacity(capacity),
+        })
+    }
+
+    #[inline]
+    fn push(&mut self, array: &mut Array, item: Value) -> Result<(), DecodeError> {
+        array.items.push(item);
+        Ok(())
+    }
+
+    fn end_array(&mut self, array: Array) -> Result<Value, DecodeError> {
+        Ok(Value::Array(Box::new(array)))
+    }
+
+    fn begin_dictionary(
+        &mut self,
+        key_type: &ContainerType,
+        value_type: &ContainerType,
+        capacity: usize,
+    ) -> Result<Self::Dictionary, DecodeError> {
+        Ok((
+            key_type.clone(),
+            value_type.clone(),
+            DictionaryBuilder::with_capacity(capacity),
+        ))
+    }
+
+    #[inline]
+    fn insert(
+        &mut self,
+        dictionary: &mut Self::Dictionary,
+        key: Value,
+        value: Value,
+    ) -> Result<(), DecodeError> {
+        dictionary.2.insert(key, value);
+        Ok(())
+    }
+
+    fn end_dictionary(&mut self, dictionary: Self::Dictionary) -> Result<Value, DecodeError> {
+        let (key_type, value_type, entries) = dictionary;
+        Ok(Value::Dictionary(Box::new(Dictionary {
+            key_type,
+            value_type,
+            entries: entries.finish(),
+        })))
+    }
+}
+
+pub(crate) struct Decoder<'a, 'o, 'b, B: Build> {
     pub r: Reader<'a>,
+    b: &'b mut B,
     opts: &'o DecodeOptions,
     generation: Generation,
     /// Elements that may still be reserved ahead of decoding them. Every element takes at
@@ -31,27 +259,30 @@ pub(crate) struct Decoder<'a, 'o> {
     reservable: usize,
 }
 
-impl<'a, 'o> Decoder<'a, 'o> {
-    pub fn new(r: Reader<'a>, opts: &'o DecodeOptions) -> Self {
+impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
+    pub fn new(r: Reader<'a>, opts: &'o DecodeOptions, b: &'b mut B) -> Self {
         Decoder {
             reservable: r.remaining() / 4,
             r,
+            b,
             opts,
             generation: Generation::GODOT_4,
         }
     }
 
-    pub fn value(&mut self, depth: usize) -> Result<Value, DecodeError> {
+    pub fn value(&mut self, depth: usize) -> Result<B::Value, B::Error> {
         if depth > self.opts.max_depth {
-            return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)));
+            return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
         }
         let header_at = self.r.consumed();
         let header: u32 = self.r.read("header")?;
         let wire_id = header & TYPE_MASK;
-        let t = self
-            .generation
-            .type_of(wire_id)
-            .ok_or_else(|| self.r.error_at(header_at, Kind::UnknownType(wire_id)))?;
+        let Some(t) = self.generation.type_of(wire_id) else {
+            return Err(self
+                .r
+                .error_at(header_at, Kind::UnknownType(wire_id))
+                .into());
+        };
         let wide = header & FLAG_64 != 0;
         // Only containers recurse; keeping everything else out of line keeps each level's
         // stack frame small (nesting reaches 1025 levels on threads with small stacks).
@@ -64,6 +295,26 @@ impl<'a, 'o> Decoder<'a, 'o> {
         }
     }
 
+    /// Runs `work` on a decoder of [`Value`]s at the same place in the input: for what is
+    /// worked out on the value model (typed containers' conversions, full objects).
+    fn on_values<R>(
+        &mut self,
+        work: impl FnOnce(&mut Decoder<'a, 'o, '_, ValueBuilder>) -> Result<R, DecodeError>,
+    ) -> Result<R, DecodeError> {
+        let mut values = ValueBuilder;
+        let mut decoder = Decoder {
+            r: self.r.clone(),
+            b: &mut values,
+            opts: self.opts,
+            generation: self.generation,
+            reservable: self.reservable,
+        };
+        let result = work(&mut decoder);
+        self.r = decoder.r;
+        self.reservable = decoder.reservable;
+        result
+    }
+
     /// A value holding values (Array, Dictionary, full Object), walked on `nested`'s stack.
     /// Out of line, so that `value`, which every element passes through, stays a small
     /// frame with little to save.
@@ -74,32 +325,65 @@ impl<'a, 'o> Decoder<'a, 'o> {
         header: u32,
         header_at: usize,
         depth: usize,
-    ) -> Result<Value, DecodeError> {
-        nested(|| {
-            Ok(match t {
-                VariantType::Array => Value::Array(Box::new(self.array(header, depth)?)),
-                VariantType::Dictionary => {
-                    Value::Dictionary(Box::new(self.dictionary(header, depth)?))
-                }
-                _ => Value::Object(self.full_object(header_at, depth)?),
-            })
+    ) -> Result<B::Value, B::Error> {
+        nested(|| match t {
+            VariantType::Array => self.array(header, depth),
+            VariantType::Dictionary => self.dictionary(header, depth),
+            _ => {
+                let object = self.on_values(|d| d.full_object(header_at, depth))?;
+                self.b.value(Value::Object(object))
+            }
         })
     }
 
     /// A value that holds no other value.
     #[inline(never)]
-    fn leaf(&mut self, t: VariantType, wide: bool) -> Result<Value, DecodeError> {
+    fn leaf(&mut self, t: VariantType, wide: bool) -> Result<B::Value, B::Error> {
         use VariantType as T;
-        Ok(match t {
-            T::Nil => Value::Nil,
+        let value = match t {
+            T::Nil => return self.b.nil(),
+            T::Bool => {
+                let b = self.r.read::<u32>("bool")? != 0;
+                return self.b.bool(b);
+            }
+            T::Int => {
+                let i = if wide {
+                    self.r.read("int")?
+                } else {
+                    self.r.read::<i32>("int")?.into()
+                };
+                return self.b.int(i);
+            }
+            T::Float => {
+                let f = if wide {
+                    self.r.read("float")?
+                } else {
+                    self.r.read::<f32>("float")?.into()
+                };
+                return self.b.float(f);
+            }
+            T::String => {
+                let s = self.text()?;
+                return self.b.string(s);
+            }
+            T::StringName => {
+                let s = self.text()?;
+                return self.b.string_name(s);
+            }
+            T::PackedByteArray
+            | T::PackedInt32Array
+            | T::PackedInt64Array
+            | T::PackedFloat32Array
+            | T::PackedFloat64Array
+            | T::PackedColorArray
+            | T::PackedVector2Array
+            | T::PackedVector3Array
+            | T::PackedVector4Array => {
+                let packed = self.packed(t, wide)?;
+                return self.b.packed(packed);
+            }
+            T::PackedStringArray => return self.packed_strings(),
             T::Callable => Value::Callable,
-            T::Bool => Value::Bool(self.r.read::<u32>("bool")? != 0),
-            T::Int if wide => Value::Int(self.r.read("int")?),
-            T::Int => Value::Int(self.r.read::<i32>("int")?.into()),
-            T::Float if wide => Value::Float(self.r.read("float")?),
-            T::Float => Value::Float(self.r.read::<f32>("float")?.into()),
-            T::String => Value::String(self.string()?),
-            T::StringName => Value::StringName(self.string()?),
             T::Vector2 => Value::Vector2(self.reals(wide, "Vector2")?),
             T::Rect2 => Value::Rect2(self.reals(wide, "Rect2")?),
             T::Vector3 => Value::Vector3(self.reals(wide, "Vector3")?),
@@ -123,27 +407,13 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 id => Value::Object(Object::Id(id)),
             },
             T::Signal => {
-                let name = self.string()?;
+                let name = self.text()?.to_owned();
                 let object_id = self.r.read("Signal object id")?;
                 Value::Signal(Signal { name, object_id })
             }
             T::Dictionary | T::Array => unreachable!("containers are decoded by `value`"),
-            T::PackedByteArray => {
-                let bytes: Vec<u8> = self.packed(t)?;
-                // Counted like the engine, which does not check that the padding is there.
-                self.r.skip_unchecked(padding(bytes.len()));
-                Value::PackedByteArray(bytes)
-            }
-            T::PackedInt32Array => Value::PackedInt32Array(self.packed(t)?),
-            T::PackedInt64Array => Value::PackedInt64Array(self.packed(t)?),
-            T::PackedFloat32Array => Value::PackedFloat32Array(self.packed(t)?),
-            T::PackedFloat64Array => Value::PackedFloat64Array(self.packed(t)?),
-            T::PackedColorArray => Value::PackedColorArray(self.packed(t)?),
-            T::PackedStringArray => Value::PackedStringArray(self.packed_strings()?),
-            T::PackedVector2Array => Value::PackedVector2Array(self.packed_reals(t, wide)?),
-            T::PackedVector3Array => Value::PackedVector3Array(self.packed_reals(t, wide)?),
-            T::PackedVector4Array => Value::PackedVector4Array(self.packed_reals(t, wide)?),
-        })
+        };
+        self.b.value(value)
     }
 
     fn reals<const N: usize>(
@@ -160,7 +430,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
 
     /// A length word, then UTF-8 bytes padded to 4. Like the engine, a leading BOM is
     /// dropped and the text ends at the first NUL; the rest must be valid UTF-8.
-    fn string(&mut self) -> Result<String, DecodeError> {
+    fn text(&mut self) -> Result<&'a str, DecodeError> {
         let start = self.r.consumed();
         let length: u32 = self.r.read("String length")?;
         let padded = (length as usize).checked_add(padding(length as usize));
@@ -168,9 +438,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Some(padded) if length <= i32::MAX as u32 && padded <= self.r.remaining() => {
                 let bytes = &self.r.take(padded, "String")?[..length as usize];
                 let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
-                text_until_nul(bytes)
-                    .map(str::to_owned)
-                    .ok_or_else(|| self.r.error_at(start, Kind::InvalidUtf8))
+                text_until_nul(bytes).ok_or_else(|| self.r.error_at(start, Kind::InvalidUtf8))
             }
             _ => Err(self.r.error_at(
                 start,
@@ -182,9 +450,13 @@ impl<'a, 'o> Decoder<'a, 'o> {
         }
     }
 
-    /// A count word for elements of `elem_size` bytes, checked against the remaining input
-    /// before anything is allocated.
-    fn packed_count(&mut self, t: VariantType, elem_size: usize) -> Result<usize, DecodeError> {
+    fn string(&mut self) -> Result<String, DecodeError> {
+        self.text().map(str::to_owned)
+    }
+
+    /// A packed array's count and elements, the count checked against the remaining input.
+    fn packed(&mut self, t: VariantType, wide: bool) -> Result<Packed<'a>, DecodeError> {
+        let elem_size = Packed::element_size(t, wide);
         let at = self.r.consumed();
         let count: u32 = self.r.read("count")?;
         let fits = count <= i32::MAX as u32 && (count as usize) * elem_size <= self.r.remaining();
@@ -198,34 +470,28 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 },
             ));
         }
-        Ok(count as usize)
-    }
-
-    fn packed<E: Plain>(&mut self, t: VariantType) -> Result<Vec<E>, DecodeError> {
-        let count = self.packed_count(t, E::SIZE)?;
-        self.r.read_plain_vec(count, t.name())
-    }
-
-    fn packed_reals<const N: usize>(
-        &mut self,
-        t: VariantType,
-        wide: bool,
-    ) -> Result<PackedReals<N>, DecodeError> {
-        Ok(if wide {
-            PackedReals::Double(self.packed(t)?)
-        } else {
-            PackedReals::Single(self.packed(t)?)
+        let count = count as usize;
+        let bytes = self.r.take(count * elem_size, t.name())?;
+        if t == VariantType::PackedByteArray {
+            // Counted like the engine, which does not check that the padding is there.
+            self.r.skip_unchecked(padding(count));
+        }
+        Ok(Packed {
+            array_type: t,
+            wide,
+            count,
+            bytes,
         })
     }
 
-    fn packed_strings(&mut self) -> Result<Vec<String>, DecodeError> {
+    fn packed_strings(&mut self) -> Result<B::Value, B::Error> {
         // The engine loops over the count as a signed int: a negative count is an empty array.
         let count = self.r.read::<i32>("count")?.max(0);
         let mut strings = Vec::with_capacity(self.capacity_for(count as u32, 4));
         for _ in 0..count {
-            strings.push(self.string()?);
+            strings.push(self.text()?);
         }
-        Ok(strings)
+        self.b.packed_strings(&strings)
     }
 
     /// Capacity to reserve for `count` items of at least `min_size` bytes each: never more
@@ -263,30 +529,6 @@ impl<'a, 'o> Decoder<'a, 'o> {
             }
         }
         Ok(path)
-    }
-
-    #[inline(never)]
-    fn full_object(&mut self, header_at: usize, depth: usize) -> Result<Object, DecodeError> {
-        if !self.opts.allow_objects {
-            return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed));
-        }
-        let class = self.string()?;
-        if class.is_empty() {
-            return Ok(Object::Null);
-        }
-        // A signed count in the engine: negative means no properties.
-        let count = self.r.read::<i32>("property count")?.max(0);
-        let mut properties = Vec::with_capacity(self.capacity_for(count as u32, 8));
-        for _ in 0..count {
-            let name = self.string()?;
-            let value_at = self.r.consumed();
-            let value = self.value(depth + 1)?;
-            if name == SCRIPT_PROPERTY {
-                check_script_value(&value).map_err(|kind| self.r.error_at(value_at, kind))?;
-            }
-            properties.push((name, value));
-        }
-        Ok(Object::Full(Box::new(FullObject { class, properties })))
     }
 
     /// A container's element (or key, value) type; untyped, the usual case, reads nothing.
@@ -337,47 +579,106 @@ impl<'a, 'o> Decoder<'a, 'o> {
         })
     }
 
-    #[inline(never)]
-    fn array(&mut self, header: u32, depth: usize) -> Result<Array, DecodeError> {
-        let element_type =
-            self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
-        let count = self.r.read::<u32>("Array count")? & COUNT_MASK;
-        let mut items = Vec::with_capacity(self.capacity_for(count, 4));
-        for _ in 0..count {
-            let item = self.value(depth + 1)?;
-            // A typed array converts or drops what does not fit, as `Array::push_back` does.
-            if let Some(item) = coerce(item, &element_type) {
-                items.push(item);
-            }
+    /// One element of a container of `element_type` (or a key of a dictionary of that key
+    /// type), as the container stores it; `None` when it refuses it.
+    #[inline]
+    fn element(
+        &mut self,
+        element_type: &ContainerType,
+        depth: usize,
+    ) -> Result<Option<B::Value>, B::Error> {
+        match element_type {
+            ContainerType::Untyped => self.value(depth).map(Some),
+            _ if !B::CHECKS_ELEMENTS => self.value(depth).map(Some),
+            typed => self.typed_element(typed, depth),
         }
-        Ok(Array {
-            element_type,
-            items,
-        })
+    }
+
+    /// An element of a typed container: kept as it is when its type (told by its header)
+    /// is the container's; otherwise converted or dropped as `Array::push_back` does.
+    #[inline(never)]
+    fn typed_element(
+        &mut self,
+        element_type: &ContainerType,
+        depth: usize,
+    ) -> Result<Option<B::Value>, B::Error> {
+        let source = self
+            .r
+            .peek_u32()
+            .and_then(|header| self.generation.type_of(header & TYPE_MASK));
+        match source {
+            Some(t) if !stores_as_is(t, element_type) => {
+                let value = self.on_values(|d| d.value(depth))?;
+                match coerce(value, element_type) {
+                    Some(converted) => self.b.value(converted).map(Some),
+                    None => Ok(None),
+                }
+            }
+            // Stored as it is, or not a value at all (which `value` reports).
+            _ => self.value(depth).map(Some),
+        }
     }
 
     #[inline(never)]
-    fn dictionary(&mut self, header: u32, depth: usize) -> Result<Dictionary, DecodeError> {
+    fn array(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
+        let element_type =
+            self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
+        let count = self.r.read::<u32>("Array count")? & COUNT_MASK;
+        let capacity = self.capacity_for(count, 4);
+        let mut array = self.b.begin_array(&element_type, capacity)?;
+        for _ in 0..count {
+            if let Some(item) = self.element(&element_type, depth + 1)? {
+                self.b.push(&mut array, item)?;
+            }
+        }
+        self.b.end_array(array)
+    }
+
+    #[inline(never)]
+    fn dictionary(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
         let key_type =
             self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
         let value_type =
             self.container_type(ContainerKind::from_header(header, VALUE_KIND_SHIFT))?;
         let count = self.r.read::<u32>("Dictionary count")? & COUNT_MASK;
-        let mut entries = DictionaryBuilder::with_capacity(self.capacity_for(count, 8));
+        let capacity = self.capacity_for(count, 8);
+        let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
         for _ in 0..count {
-            let key = self.value(depth + 1)?;
-            let value = self.value(depth + 1)?;
             // `dict[key] = value`: the key is checked against the key type (converted or the
             // entry dropped), the value is stored as it is.
-            if let Some(key) = coerce(key, &key_type) {
-                entries.insert(key, value);
+            let key = self.element(&key_type, depth + 1)?;
+            let value = self.value(depth + 1)?;
+            if let Some(key) = key {
+                self.b.insert(&mut dictionary, key, value)?;
             }
         }
-        Ok(Dictionary {
-            key_type,
-            value_type,
-            entries: entries.finish(),
-        })
+        self.b.end_dictionary(dictionary)
+    }
+}
+
+impl Decoder<'_, '_, '_, ValueBuilder> {
+    #[inline(never)]
+    fn full_object(&mut self, header_at: usize, depth: usize) -> Result<Object, DecodeError> {
+        if !self.opts.allow_objects {
+            return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed));
+        }
+        let class = self.string()?;
+        if class.is_empty() {
+            return Ok(Object::Null);
+        }
+        // A signed count in the engine: negative means no properties.
+        let count = self.r.read::<i32>("property count")?.max(0);
+        let mut properties = Vec::with_capacity(self.capacity_for(count as u32, 8));
+        for _ in 0..count {
+            let name = self.string()?;
+            let value_at = self.r.consumed();
+            let value = self.value(depth + 1)?;
+            if name == SCRIPT_PROPERTY {
+                check_script_value(&value).map_err(|kind| self.r.error_at(value_at, kind))?;
+            }
+            properties.push((name, value));
+        }
+        Ok(Object::Full(Box::new(FullObject { class, properties })))
     }
 }
 

@@ -1,4 +1,10 @@
 //! Value → bytes, exactly as the engine's `encode_variant` writes them.
+//!
+//! [`Encoder`] is the format, one operation per wire element (a header and its payload, a
+//! container's start, an object's properties…), each applying the engine's rules: 32- or
+//! 64-bit ints and floats, padding, flags, typed-container headers, length limits. The
+//! [`Value`] walker here drives it, and so does the Godot binding's walker over engine
+//! Variants: each rule is said once.
 
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
@@ -6,7 +12,7 @@ use crate::types::VariantType;
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
 };
-use crate::wire::{padding, Plain, Sink};
+use crate::wire::{padding, Plain, Sink, Text};
 use crate::{nested, EncodeOptions, Precision};
 
 /// NodePath's first word has its top bit set: the engine's marker of the current layout.
@@ -16,28 +22,67 @@ const NODE_PATH_ABSOLUTE: u32 = 1;
 /// The engine's lengths are `int`: anything longer cannot be written.
 const MAX_LEN: usize = i32::MAX as usize;
 
-pub(crate) struct Encoder<'o, S: Sink> {
-    pub sink: S,
-    opts: &'o EncodeOptions,
+/// The format's writer: each method writes one wire element into the [`Sink`] as the
+/// engine writes it. Callers walk their values and call these in the engine's order (a
+/// container's start, then its elements; a full object's start, then each property name
+/// followed by its value).
+///
+/// Errors are the engine's refusals (a length beyond `int`, a script that is not a
+/// `res://` path, nesting beyond [`EncodeOptions::max_depth`]); after one, the bytes
+/// written so far are to be discarded.
+#[derive(Debug)]
+pub struct Encoder<S: Sink> {
+    sink: S,
+    opts: EncodeOptions,
 }
 
-impl<'o, S: Sink> Encoder<'o, S> {
-    pub fn new(sink: S, opts: &'o EncodeOptions) -> Self {
+impl<S: Sink> Encoder<S> {
+    pub fn new(sink: S, opts: EncodeOptions) -> Self {
         Encoder { sink, opts }
     }
 
-    fn error(&self, kind: EncodeErrorKind) -> EncodeError {
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+
+    pub fn options(&self) -> &EncodeOptions {
+        &self.opts
+    }
+
+    /// An error at the current output position.
+    pub fn error(&self, kind: EncodeErrorKind) -> EncodeError {
         EncodeError {
             offset: self.sink.position(),
             kind,
         }
     }
 
+    /// Refuses a value nested deeper than [`EncodeOptions::max_depth`] (the top value is at
+    /// depth 0, the elements of a container one deeper than the container).
+    #[inline]
+    pub fn check_depth(&self, depth: usize) -> Result<(), EncodeError> {
+        if depth > self.opts.max_depth {
+            Err(self.error(EncodeErrorKind::TooDeep(self.opts.max_depth)))
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline]
     fn header(&mut self, t: VariantType, flags: u32) {
         self.sink.put(t.id() | flags);
     }
 
     /// A length or count word, refusing what the engine's `int` cannot hold.
+    #[inline]
     fn length(&mut self, what: VariantType, len: usize) -> Result<(), EncodeError> {
         if len > MAX_LEN {
             return Err(self.error(EncodeErrorKind::TooLong { what, len }));
@@ -46,11 +91,15 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    /// UTF-8 bytes with a length word, padded to 4 bytes.
-    fn string(&mut self, s: &str) -> Result<(), EncodeError> {
-        self.length(VariantType::String, s.len())?;
-        self.sink.put_bytes(s.as_bytes());
-        self.sink.put_zeros(padding(s.len()));
+    /// A string without a header, as the engine's `_encode_string` writes it: a length
+    /// word, the UTF-8 bytes, zeros up to a multiple of 4. Also the form of a full
+    /// object's class and property names, NodePath parts and typed-container class names.
+    #[inline]
+    pub fn string_body<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
+        let len = s.utf8_len();
+        self.length(VariantType::String, len)?;
+        s.put_utf8(&mut self.sink);
+        self.sink.put_zeros(padding(len));
         Ok(())
     }
 
@@ -61,8 +110,59 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
     }
 
-    /// `real_t` components in the precision of the engine being written for.
-    fn reals<const N: usize>(&mut self, t: VariantType, v: &Reals<N>) {
+    pub fn nil(&mut self) {
+        self.header(VariantType::Nil, 0);
+    }
+
+    pub fn bool(&mut self, b: bool) {
+        self.header(VariantType::Bool, 0);
+        self.sink.put(u32::from(b));
+    }
+
+    /// An int: 32 bits when it fits, else 64 bits, flagged.
+    #[inline]
+    pub fn int(&mut self, i: i64) {
+        match i32::try_from(i) {
+            Ok(small) => {
+                self.header(VariantType::Int, 0);
+                self.sink.put(small);
+            }
+            Err(_) => {
+                self.header(VariantType::Int, FLAG_64);
+                self.sink.put(i);
+            }
+        }
+    }
+
+    /// A float: 32 bits when the value survives the round trip through `float`, else 64
+    /// bits, flagged. NaN never compares equal, so it is always written in 64 bits.
+    #[inline]
+    pub fn float(&mut self, d: f64) {
+        let single = d as f32;
+        if f64::from(single) == d {
+            self.header(VariantType::Float, 0);
+            self.sink.put(single);
+        } else {
+            self.header(VariantType::Float, FLAG_64);
+            self.sink.put(d);
+        }
+    }
+
+    #[inline]
+    pub fn string<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
+        self.header(VariantType::String, 0);
+        self.string_body(s)
+    }
+
+    pub fn string_name<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
+        self.header(VariantType::StringName, 0);
+        self.string_body(s)
+    }
+
+    /// A math type of `real_t` components (Vector2, Rect2, Vector3, Transform2D, Vector4,
+    /// Plane, Quaternion, AABB, Basis, Transform3D, Projection), in the precision of the
+    /// engine being written for.
+    pub fn reals<const N: usize>(&mut self, t: VariantType, v: &Reals<N>) {
         self.header(t, self.precision_flag());
         match self.opts.precision {
             Precision::Single => self.sink.put(v.to_f32()),
@@ -70,31 +170,119 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
     }
 
-    fn packed_reals<const N: usize>(
+    /// A type of 32-bit integers: Vector2i, Rect2i, Vector3i, Vector4i.
+    pub fn ints<const N: usize>(&mut self, t: VariantType, v: [i32; N]) {
+        self.header(t, 0);
+        self.sink.put(v);
+    }
+
+    /// A Color: always four 32-bit floats.
+    pub fn color(&mut self, c: [f32; 4]) {
+        self.header(VariantType::Color, 0);
+        self.sink.put(c);
+    }
+
+    pub fn rid(&mut self, id: u64) {
+        self.header(VariantType::Rid, 0);
+        self.sink.put(id);
+    }
+
+    /// A Callable: the format carries only its header.
+    pub fn callable(&mut self) {
+        self.header(VariantType::Callable, 0);
+    }
+
+    pub fn signal<T: Text + ?Sized>(
         &mut self,
-        t: VariantType,
-        v: &PackedReals<N>,
+        name: &T,
+        object_id: u64,
     ) -> Result<(), EncodeError> {
-        self.header(t, self.precision_flag());
-        self.length(t, v.len())?;
-        match (self.opts.precision, v) {
-            (Precision::Single, PackedReals::Single(items)) => self.sink.put_slice(items),
-            (Precision::Double, PackedReals::Double(items)) => self.sink.put_slice(items),
-            (Precision::Single, PackedReals::Double(items)) => items
-                .iter()
-                .for_each(|x| self.sink.put(x.map(|c| c as f32))),
-            (Precision::Double, PackedReals::Single(items)) => {
-                items.iter().for_each(|x| self.sink.put(x.map(f64::from)))
-            }
-        }
+        self.header(VariantType::Signal, 0);
+        self.string_body(name)?;
+        self.sink.put(object_id);
         Ok(())
     }
 
-    fn packed<T: Plain>(&mut self, t: VariantType, items: &[T]) -> Result<(), EncodeError> {
-        self.header(t, 0);
-        self.length(t, items.len())?;
-        self.sink.put_slice(items);
+    /// A NodePath's start; then each of the names and subnames follows as
+    /// [`string_body`](Self::string_body).
+    pub fn begin_node_path(
+        &mut self,
+        name_count: usize,
+        subname_count: usize,
+        absolute: bool,
+    ) -> Result<(), EncodeError> {
+        self.header(VariantType::NodePath, 0);
+        if name_count >= NODE_PATH_NEW_FORMAT as usize {
+            return Err(self.error(EncodeErrorKind::TooLong {
+                what: VariantType::NodePath,
+                len: name_count,
+            }));
+        }
+        self.sink.put(name_count as u32 | NODE_PATH_NEW_FORMAT);
+        self.length(VariantType::NodePath, subname_count)?;
+        self.sink.put(if absolute { NODE_PATH_ABSOLUTE } else { 0 });
         Ok(())
+    }
+
+    /// A null (or freed) object, which the engine writes as nil.
+    pub fn null_object(&mut self) {
+        self.nil();
+    }
+
+    /// An object as its instance id (what `var_to_bytes` writes).
+    pub fn object_id(&mut self, id: u64) {
+        self.header(VariantType::Object, FLAG_64);
+        self.sink.put(id);
+    }
+
+    /// A whole object's start (what `var_to_bytes_with_objects` writes): its class and how
+    /// many properties follow, each as [`string_body`](Self::string_body) of its name then
+    /// its value. The `script` property's value is its script's path, checked with
+    /// [`script_path`](Self::script_path).
+    pub fn begin_full_object<T: Text + ?Sized>(
+        &mut self,
+        class: &T,
+        property_count: usize,
+    ) -> Result<(), EncodeError> {
+        self.header(VariantType::Object, 0);
+        self.string_body(class)?;
+        self.length(VariantType::Object, property_count)
+    }
+
+    /// A script travels as its path inside the project: a `res://` path, else refused.
+    pub fn script_path(&mut self, path: &str) -> Result<(), EncodeError> {
+        check_script_path(path).map_err(|kind| self.error(kind))?;
+        self.string(path)
+    }
+
+    /// An Array's start; its `len` elements follow.
+    #[inline]
+    pub fn begin_array(
+        &mut self,
+        element_type: &ContainerType,
+        len: usize,
+    ) -> Result<(), EncodeError> {
+        let t = VariantType::Array;
+        self.header(t, ContainerKind::of(element_type).bits(ELEMENT_KIND_SHIFT));
+        self.container_type(element_type)?;
+        self.length(t, len)
+    }
+
+    /// A Dictionary's start; its `len` entries follow, each key then its value.
+    #[inline]
+    pub fn begin_dictionary(
+        &mut self,
+        key_type: &ContainerType,
+        value_type: &ContainerType,
+        len: usize,
+    ) -> Result<(), EncodeError> {
+        let t = VariantType::Dictionary;
+        let flags = ContainerKind::of(key_type).bits(ELEMENT_KIND_SHIFT)
+            | ContainerKind::of(value_type).bits(VALUE_KIND_SHIFT);
+        self.header(t, flags);
+        self.container_type(key_type)?;
+        self.container_type(value_type)?;
+        self.length(t, len)
     }
 
     /// A container's element (or key, value) type; untyped, the usual case, writes nothing.
@@ -114,18 +302,102 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.sink.put(b.id());
                 Ok(())
             }
-            ContainerType::ClassName(name) => self.string(name),
+            ContainerType::ClassName(name) => self.string_body(name.as_str()),
             ContainerType::Script(path) => {
                 check_script_path(path).map_err(|kind| self.error(kind))?;
-                self.string(path)
+                self.string_body(path.as_str())
             }
         }
     }
 
-    pub fn value(&mut self, v: &Value, depth: usize) -> Result<(), EncodeError> {
-        if depth > self.opts.max_depth {
-            return Err(self.error(EncodeErrorKind::TooDeep(self.opts.max_depth)));
+    fn packed<T: Plain>(&mut self, t: VariantType, items: &[T]) -> Result<(), EncodeError> {
+        self.header(t, 0);
+        self.length(t, items.len())?;
+        self.sink.put_slice(items);
+        Ok(())
+    }
+
+    pub fn packed_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.packed(VariantType::PackedByteArray, bytes)?;
+        self.sink.put_zeros(padding(bytes.len()));
+        Ok(())
+    }
+
+    pub fn packed_int32s(&mut self, items: &[i32]) -> Result<(), EncodeError> {
+        self.packed(VariantType::PackedInt32Array, items)
+    }
+
+    pub fn packed_int64s(&mut self, items: &[i64]) -> Result<(), EncodeError> {
+        self.packed(VariantType::PackedInt64Array, items)
+    }
+
+    pub fn packed_float32s(&mut self, items: &[f32]) -> Result<(), EncodeError> {
+        self.packed(VariantType::PackedFloat32Array, items)
+    }
+
+    pub fn packed_float64s(&mut self, items: &[f64]) -> Result<(), EncodeError> {
+        self.packed(VariantType::PackedFloat64Array, items)
+    }
+
+    pub fn packed_colors(&mut self, items: &[[f32; 4]]) -> Result<(), EncodeError> {
+        self.packed(VariantType::PackedColorArray, items)
+    }
+
+    /// A PackedVector2/3/4Array (`t`, with `N` its components) of single-precision vectors,
+    /// in the precision of the engine being written for.
+    pub fn packed_vectors<const N: usize>(
+        &mut self,
+        t: VariantType,
+        items: &[[f32; N]],
+    ) -> Result<(), EncodeError> {
+        self.header(t, self.precision_flag());
+        self.length(t, items.len())?;
+        match self.opts.precision {
+            Precision::Single => self.sink.put_slice(items),
+            Precision::Double => items.iter().for_each(|x| self.sink.put(x.map(f64::from))),
         }
+        Ok(())
+    }
+
+    /// Like [`packed_vectors`](Self::packed_vectors), for double-precision vectors.
+    pub fn packed_vectors_f64<const N: usize>(
+        &mut self,
+        t: VariantType,
+        items: &[[f64; N]],
+    ) -> Result<(), EncodeError> {
+        self.header(t, self.precision_flag());
+        self.length(t, items.len())?;
+        match self.opts.precision {
+            Precision::Single => items
+                .iter()
+                .for_each(|x| self.sink.put(x.map(|c| c as f32))),
+            Precision::Double => self.sink.put_slice(items),
+        }
+        Ok(())
+    }
+
+    /// A PackedStringArray's start; its `count` strings follow, each as
+    /// [`packed_string`](Self::packed_string).
+    pub fn begin_packed_strings(&mut self, count: usize) -> Result<(), EncodeError> {
+        let t = VariantType::PackedStringArray;
+        self.header(t, 0);
+        self.length(t, count)
+    }
+
+    /// One string of a PackedStringArray: unlike a String, its length counts a
+    /// terminating NUL, which is written.
+    #[inline]
+    pub fn packed_string<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
+        let len = s.utf8_len();
+        self.length(VariantType::PackedStringArray, len + 1)?;
+        s.put_utf8(&mut self.sink);
+        self.sink.put_zeros(1 + padding(len + 1));
+        Ok(())
+    }
+
+    /// Writes a whole [`Value`] at nesting `depth` (0 for a top-level value).
+    pub fn value(&mut self, v: &Value, depth: usize) -> Result<(), EncodeError> {
+        self.check_depth(depth)?;
         // Only containers recurse; keeping everything else out of line keeps each level's
         // stack frame small (nesting reaches 1025 levels on threads with small stacks).
         match v {
@@ -150,13 +422,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
 
     #[inline(never)]
     fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
-        let t = VariantType::Dictionary;
-        let flags = ContainerKind::of(&d.key_type).bits(ELEMENT_KIND_SHIFT)
-            | ContainerKind::of(&d.value_type).bits(VALUE_KIND_SHIFT);
-        self.header(t, flags);
-        self.container_type(&d.key_type)?;
-        self.container_type(&d.value_type)?;
-        self.length(t, d.entries.len())?;
+        self.begin_dictionary(&d.key_type, &d.value_type, d.entries.len())?;
         for (key, value) in &d.entries {
             self.value(key, depth + 1)?;
             self.value(value, depth + 1)?;
@@ -166,13 +432,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
 
     #[inline(never)]
     fn array(&mut self, a: &Array, depth: usize) -> Result<(), EncodeError> {
-        let t = VariantType::Array;
-        self.header(
-            t,
-            ContainerKind::of(&a.element_type).bits(ELEMENT_KIND_SHIFT),
-        );
-        self.container_type(&a.element_type)?;
-        self.length(t, a.items.len())?;
+        self.begin_array(&a.element_type, a.items.len())?;
         for item in &a.items {
             self.value(item, depth + 1)?;
         }
@@ -181,14 +441,12 @@ impl<'o, S: Sink> Encoder<'o, S> {
 
     #[inline(never)]
     fn full_object(&mut self, full: &FullObject, depth: usize) -> Result<(), EncodeError> {
-        self.header(VariantType::Object, 0);
-        self.string(&full.class)?;
-        self.length(VariantType::Object, full.properties.len())?;
+        self.begin_full_object(full.class.as_str(), full.properties.len())?;
         for (name, value) in &full.properties {
             if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
                 check_script_path(path).map_err(|kind| self.error(kind))?;
             }
-            self.string(name)?;
+            self.string_body(name.as_str())?;
             self.value(value, depth + 1)?;
         }
         Ok(())
@@ -197,143 +455,84 @@ impl<'o, S: Sink> Encoder<'o, S> {
     /// A value that holds no other value.
     #[inline(never)]
     fn leaf(&mut self, v: &Value) -> Result<(), EncodeError> {
-        let t = v.variant_type();
+        use VariantType as T;
         match v {
-            Value::Nil | Value::Callable => self.header(t, 0),
-            Value::Bool(b) => {
-                self.header(t, 0);
-                self.sink.put(u32::from(*b));
-            }
-            Value::Int(i) => match i32::try_from(*i) {
-                Ok(small) => {
-                    self.header(t, 0);
-                    self.sink.put(small);
-                }
-                Err(_) => {
-                    self.header(t, FLAG_64);
-                    self.sink.put(*i);
-                }
-            },
-            Value::Float(d) => {
-                // The engine writes 32 bits when the value survives the round trip through
-                // `float`; NaN never compares equal, so it is always written in 64 bits.
-                let single = *d as f32;
-                if f64::from(single) == *d {
-                    self.header(t, 0);
-                    self.sink.put(single);
-                } else {
-                    self.header(t, FLAG_64);
-                    self.sink.put(*d);
-                }
-            }
-            Value::String(s) | Value::StringName(s) => {
-                self.header(t, 0);
-                self.string(s)?;
-            }
-            Value::Vector2(r) => self.reals(t, r),
-            Value::Rect2(r) => self.reals(t, r),
-            Value::Vector3(r) => self.reals(t, r),
-            Value::Transform2D(r) => self.reals(t, r),
-            Value::Vector4(r) | Value::Plane(r) | Value::Quaternion(r) => self.reals(t, r),
-            Value::Aabb(r) => self.reals(t, r),
-            Value::Basis(r) => self.reals(t, r),
-            Value::Transform3D(r) => self.reals(t, r),
-            Value::Projection(r) => self.reals(t, r),
-            Value::Vector2i(c) => {
-                self.header(t, 0);
-                self.sink.put(*c);
-            }
-            Value::Vector3i(c) => {
-                self.header(t, 0);
-                self.sink.put(*c);
-            }
-            Value::Rect2i(c) | Value::Vector4i(c) => {
-                self.header(t, 0);
-                self.sink.put(*c);
-            }
-            Value::Color(c) => {
-                self.header(t, 0);
-                self.sink.put(*c);
-            }
+            Value::Nil => self.nil(),
+            Value::Callable => self.callable(),
+            Value::Bool(b) => self.bool(*b),
+            Value::Int(i) => self.int(*i),
+            Value::Float(d) => self.float(*d),
+            Value::String(s) => self.string(s.as_str())?,
+            Value::StringName(s) => self.string_name(s.as_str())?,
+            Value::Vector2(r) => self.reals(T::Vector2, r),
+            Value::Rect2(r) => self.reals(T::Rect2, r),
+            Value::Vector3(r) => self.reals(T::Vector3, r),
+            Value::Transform2D(r) => self.reals(T::Transform2D, r),
+            Value::Vector4(r) => self.reals(T::Vector4, r),
+            Value::Plane(r) => self.reals(T::Plane, r),
+            Value::Quaternion(r) => self.reals(T::Quaternion, r),
+            Value::Aabb(r) => self.reals(T::Aabb, r),
+            Value::Basis(r) => self.reals(T::Basis, r),
+            Value::Transform3D(r) => self.reals(T::Transform3D, r),
+            Value::Projection(r) => self.reals(T::Projection, r),
+            Value::Vector2i(c) => self.ints(T::Vector2i, *c),
+            Value::Vector3i(c) => self.ints(T::Vector3i, *c),
+            Value::Rect2i(c) => self.ints(T::Rect2i, *c),
+            Value::Vector4i(c) => self.ints(T::Vector4i, *c),
+            Value::Color(c) => self.color(*c),
             Value::NodePath(p) => self.node_path(p)?,
-            Value::Rid(id) => {
-                self.header(t, 0);
-                self.sink.put(*id);
-            }
-            Value::Object(o) => self.object(o),
-            Value::Signal(s) => {
-                self.header(t, 0);
-                self.string(&s.name)?;
-                self.sink.put(s.object_id);
-            }
-            Value::Dictionary(_) | Value::Array(_) => {
+            Value::Rid(id) => self.rid(*id),
+            Value::Object(Object::Null) => self.null_object(),
+            Value::Object(Object::Id(id)) => self.object_id(*id),
+            Value::Signal(s) => self.signal(s.name.as_str(), s.object_id)?,
+            Value::Dictionary(_) | Value::Array(_) | Value::Object(Object::Full(_)) => {
                 unreachable!("values holding values are encoded by `value`")
             }
-            Value::PackedByteArray(bytes) => {
-                self.packed(t, bytes)?;
-                self.sink.put_zeros(padding(bytes.len()));
-            }
-            Value::PackedInt32Array(items) => self.packed(t, items)?,
-            Value::PackedInt64Array(items) => self.packed(t, items)?,
-            Value::PackedFloat32Array(items) => self.packed(t, items)?,
-            Value::PackedFloat64Array(items) => self.packed(t, items)?,
-            Value::PackedColorArray(items) => self.packed(t, items)?,
+            Value::PackedByteArray(bytes) => self.packed_bytes(bytes)?,
+            Value::PackedInt32Array(items) => self.packed_int32s(items)?,
+            Value::PackedInt64Array(items) => self.packed_int64s(items)?,
+            Value::PackedFloat32Array(items) => self.packed_float32s(items)?,
+            Value::PackedFloat64Array(items) => self.packed_float64s(items)?,
+            Value::PackedColorArray(items) => self.packed_colors(items)?,
             Value::PackedStringArray(strings) => {
-                self.header(t, 0);
-                self.length(t, strings.len())?;
+                self.begin_packed_strings(strings.len())?;
                 for s in strings {
-                    // Unlike String, each element's length counts a terminating NUL.
-                    self.length(t, s.len() + 1)?;
-                    self.sink.put_bytes(s.as_bytes());
-                    self.sink.put_zeros(1 + padding(s.len() + 1));
+                    self.packed_string(s.as_str())?;
                 }
             }
-            Value::PackedVector2Array(p) => self.packed_reals(t, p)?,
-            Value::PackedVector3Array(p) => self.packed_reals(t, p)?,
-            Value::PackedVector4Array(p) => self.packed_reals(t, p)?,
+            Value::PackedVector2Array(p) => self.packed_reals(T::PackedVector2Array, p)?,
+            Value::PackedVector3Array(p) => self.packed_reals(T::PackedVector3Array, p)?,
+            Value::PackedVector4Array(p) => self.packed_reals(T::PackedVector4Array, p)?,
         }
         Ok(())
+    }
+
+    fn packed_reals<const N: usize>(
+        &mut self,
+        t: VariantType,
+        v: &PackedReals<N>,
+    ) -> Result<(), EncodeError> {
+        match v {
+            PackedReals::Single(items) => self.packed_vectors(t, items),
+            PackedReals::Double(items) => self.packed_vectors_f64(t, items),
+        }
     }
 
     fn node_path(&mut self, p: &NodePath) -> Result<(), EncodeError> {
-        self.header(VariantType::NodePath, 0);
-        if p.names.len() >= NODE_PATH_NEW_FORMAT as usize {
-            let len = p.names.len();
-            return Err(self.error(EncodeErrorKind::TooLong {
-                what: VariantType::NodePath,
-                len,
-            }));
-        }
-        self.sink.put(p.names.len() as u32 | NODE_PATH_NEW_FORMAT);
-        self.length(VariantType::NodePath, p.subnames.len())?;
-        self.sink
-            .put(if p.absolute { NODE_PATH_ABSOLUTE } else { 0 });
+        self.begin_node_path(p.names.len(), p.subnames.len(), p.absolute)?;
         for name in p.names.iter().chain(&p.subnames) {
-            self.string(name)?;
+            self.string_body(name.as_str())?;
         }
         Ok(())
-    }
-
-    /// An object without its properties: null or an instance id.
-    fn object(&mut self, o: &Object) {
-        match o {
-            // A null (or freed) object is written as nil, as the engine does.
-            Object::Null => self.header(VariantType::Nil, 0),
-            Object::Id(id) => {
-                self.header(VariantType::Object, FLAG_64);
-                self.sink.put(*id);
-            }
-            Object::Full(_) => unreachable!("full objects are encoded by `value`"),
-        }
     }
 }
 
 /// The property through which a full object carries its script, as a `res://` path.
-pub(crate) const SCRIPT_PROPERTY: &str = "script";
+pub const SCRIPT_PROPERTY: &str = "script";
 pub(crate) const RESOURCE_PREFIX: &str = "res://";
 
 /// Scripts travel as paths inside the project; anything else is refused on both sides.
-pub(crate) fn check_script_path(path: &str) -> Result<(), EncodeErrorKind> {
+pub fn check_script_path(path: &str) -> Result<(), EncodeErrorKind> {
     if path.starts_with(RESOURCE_PREFIX) {
         Ok(())
     } else {

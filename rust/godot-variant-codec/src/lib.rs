@@ -11,7 +11,9 @@
 //! ```
 //!
 //! Layers: [`wire`] reads and writes little-endian primitives with bounds; [`types`] is
-//! the table of type ids; the codec walks [`Value`]s over them.
+//! the table of type ids; [`Encoder`] writes the format's elements and the decoder reads
+//! them into a [`Build`]er; both walk [`Value`]s, and the Godot binding walks engine
+//! Variants through the same two.
 
 mod decode;
 mod encode;
@@ -24,6 +26,8 @@ pub mod types;
 pub mod value;
 pub mod wire;
 
+pub use decode::{Build, Packed, ValueBuilder};
+pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
 pub use types::{Generation, VariantType};
 pub use value::{
@@ -114,7 +118,7 @@ pub fn encode_into(
     opts: &EncodeOptions,
 ) -> Result<(), EncodeError> {
     let start = out.len();
-    let mut encoder = encode::Encoder::new(&mut *out, opts);
+    let mut encoder = Encoder::new(&mut *out, *opts);
     let result = encoder.value(value, 0);
     if result.is_err() {
         out.truncate(start);
@@ -124,9 +128,9 @@ pub fn encode_into(
 
 /// The length `encode` would produce, computed without writing bytes.
 pub fn encoded_size(value: &Value, opts: &EncodeOptions) -> Result<usize, EncodeError> {
-    let mut counter = encode::Encoder::new(SizeCounter::default(), opts);
+    let mut counter = Encoder::new(SizeCounter::default(), *opts);
     counter.value(value, 0)?;
-    Ok(counter.sink.0)
+    Ok(counter.sink().0)
 }
 
 /// Decodes one value from the start of `bytes`, returning it and the number of bytes it
@@ -146,7 +150,17 @@ pub fn decode_at(
     base: usize,
     opts: &DecodeOptions,
 ) -> Result<(Value, usize), DecodeError> {
-    let mut decoder = decode::Decoder::new(Reader::new(bytes, base), opts);
+    decode_with(bytes, base, opts, &mut ValueBuilder)
+}
+
+/// Like [`decode_at`], making the values with `builder` (see [`Build`]).
+pub fn decode_with<B: Build>(
+    bytes: &[u8],
+    base: usize,
+    opts: &DecodeOptions,
+    builder: &mut B,
+) -> Result<(B::Value, usize), B::Error> {
+    let mut decoder = decode::Decoder::new(Reader::new(bytes, base), opts, builder);
     let value = decoder.value(0)?;
     Ok((value, decoder.r.consumed()))
 }

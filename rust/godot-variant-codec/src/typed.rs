@@ -11,16 +11,31 @@ use crate::value::{Array, ContainerType, NodePath, PackedReals, Reals, Value};
 /// Inlined: for untyped containers, the common case, it is a single test at the call site.
 #[inline]
 pub fn coerce(value: Value, element_type: &ContainerType) -> Option<Value> {
-    let target = match element_type {
-        ContainerType::Untyped => return Some(value),
-        ContainerType::Builtin(t) => *t,
-        ContainerType::ClassName(_) | ContainerType::Script(_) => VariantType::Object,
-    };
-    let source = value.variant_type();
-    if source == target || (source == VariantType::Nil && target == VariantType::Object) {
+    if stores_as_is(value.variant_type(), element_type) {
         return Some(value);
     }
-    convert_strict(value, target)
+    convert_strict(value, target_type(element_type))
+}
+
+/// Whether a container of `element_type` keeps an element of type `source` as it is
+/// (untyped, the same type, or nil among objects); otherwise [`coerce`] converts or drops it.
+#[inline]
+pub fn stores_as_is(source: VariantType, element_type: &ContainerType) -> bool {
+    match element_type {
+        ContainerType::Untyped => true,
+        typed => {
+            let target = target_type(typed);
+            source == target || (source == VariantType::Nil && target == VariantType::Object)
+        }
+    }
+}
+
+fn target_type(element_type: &ContainerType) -> VariantType {
+    match element_type {
+        ContainerType::Untyped => VariantType::Nil,
+        ContainerType::Builtin(t) => *t,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => VariantType::Object,
+    }
 }
 
 /// C++'s float → integer conversion as x86-64 performs it: truncation, with the

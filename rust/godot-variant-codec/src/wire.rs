@@ -1,8 +1,10 @@
 //! The wire layer: little-endian primitives with offsets and bounds, under the value codec.
 //!
 //! [`Reader`] never reads past its input and never allocates more than the input can
-//! hold. [`Sink`] is where encoded bytes go: a `Vec<u8>` writes them, a [`SizeCounter`]
-//! only counts them, so the encoded size comes from the very same walk as the bytes.
+//! hold. [`Sink`] is where encoded bytes go: a `Vec<u8>` appends them, a [`SliceSink`]
+//! writes them into a buffer sized beforehand, a [`SizeCounter`] only counts them, so the
+//! encoded size comes from the very same walk as the bytes. [`Text`] is what the encoder
+//! writes as a string: a `str`, or any text that can tell its UTF-8 length and write it.
 
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -12,6 +14,8 @@ pub trait Plain: Copy + sealed::Sealed {
     const SIZE: usize;
     fn from_le(bytes: &[u8]) -> Self;
     fn put_le(self, out: &mut Vec<u8>);
+    /// Writes the `SIZE` little-endian bytes to the start of `out`.
+    fn write_le(self, out: &mut [u8]);
 }
 
 mod sealed {
@@ -31,6 +35,10 @@ macro_rules! plain_scalar {
             fn put_le(self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
             }
+            #[inline]
+            fn write_le(self, out: &mut [u8]) {
+                out[..Self::SIZE].copy_from_slice(&self.to_le_bytes());
+            }
         }
     )*};
 }
@@ -49,11 +57,18 @@ impl<T: Plain, const N: usize> Plain for [T; N] {
             x.put_le(out);
         }
     }
+    #[inline]
+    fn write_le(self, out: &mut [u8]) {
+        for (i, x) in self.into_iter().enumerate() {
+            x.write_le(&mut out[i * T::SIZE..]);
+        }
+    }
 }
 
-/// The bytes of a slice of plain values, as they lie in memory.
+/// The bytes of a slice of plain values, as they lie in memory: on a little-endian host,
+/// their wire form.
 #[cfg(target_endian = "little")]
-fn memory_of<T: Plain>(items: &[T]) -> &[u8] {
+pub fn memory_of<T: Plain>(items: &[T]) -> &[u8] {
     // SAFETY: `Plain` types have no padding and no invalid bit patterns, u8 has alignment 1,
     // and the length covers exactly the slice's memory.
     unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<u8>(), std::mem::size_of_val(items)) }
@@ -62,6 +77,7 @@ fn memory_of<T: Plain>(items: &[T]) -> &[u8] {
 /// Bytes read from the input with a cursor. The cursor may pass the end by the padding of a
 /// trailing PackedByteArray (the engine counts that padding without checking it is there);
 /// every read beyond the end fails.
+#[derive(Debug, Clone)]
 pub struct Reader<'a> {
     input: &'a [u8],
     pos: usize,
@@ -121,6 +137,13 @@ impl<'a> Reader<'a> {
         self.take(T::SIZE, what).map(T::from_le)
     }
 
+    /// The next 32-bit word without moving the cursor, if there is one.
+    #[inline]
+    pub fn peek_u32(&self) -> Option<u32> {
+        let bytes = self.input.get(self.pos..self.pos.checked_add(4)?)?;
+        Some(<u32 as Plain>::from_le(bytes))
+    }
+
     /// `count` plain values, after the caller checked they fit in the input.
     pub fn read_plain_vec<T: Plain>(
         &mut self,
@@ -165,6 +188,9 @@ pub trait Sink {
     fn put_zeros(&mut self, n: usize);
     fn put<T: Plain>(&mut self, value: T);
     fn put_slice<T: Plain>(&mut self, items: &[T]);
+    /// `n` bytes that `fill` writes into the slice it is given (exactly `n` long). A sink
+    /// that only counts does not call `fill`.
+    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8]));
 }
 
 impl Sink for Vec<u8> {
@@ -200,6 +226,12 @@ impl Sink for Vec<u8> {
             x.put_le(self);
         }
     }
+    #[inline]
+    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        let start = Vec::len(self);
+        self.resize(start + n, 0);
+        fill(&mut self[start..]);
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -222,6 +254,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn put_slice<T: Plain>(&mut self, items: &[T]) {
         (**self).put_slice(items)
+    }
+    #[inline]
+    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        (**self).put_with(n, fill)
     }
 }
 
@@ -249,6 +285,130 @@ impl Sink for SizeCounter {
     #[inline]
     fn put_slice<T: Plain>(&mut self, items: &[T]) {
         self.0 += T::SIZE * items.len();
+    }
+    #[inline]
+    fn put_with(&mut self, n: usize, _: impl FnOnce(&mut [u8])) {
+        self.0 += n;
+    }
+}
+
+/// A sink writing into a buffer sized beforehand (from a [`SizeCounter`] walk), e.g. the
+/// memory of the array the bytes are returned in. Writing past its end writes nothing more
+/// and marks it [overflowed](SliceSink::overflowed); it never panics.
+#[derive(Debug)]
+pub struct SliceSink<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+    overflowed: bool,
+}
+
+impl<'a> SliceSink<'a> {
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        SliceSink {
+            buf,
+            pos: 0,
+            overflowed: false,
+        }
+    }
+
+    /// Whether more was written than the buffer holds (the walk that sized it wrote less).
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Whether exactly the whole buffer was written.
+    pub fn is_full(&self) -> bool {
+        !self.overflowed && self.pos == self.buf.len()
+    }
+
+    /// The next `n` bytes of the buffer, or `None` (and overflowed) if it is too short.
+    #[inline]
+    pub fn next_bytes(&mut self, n: usize) -> Option<&mut [u8]> {
+        let end = self.pos.checked_add(n).filter(|&end| end <= self.buf.len());
+        match end {
+            Some(end) if !self.overflowed => {
+                let bytes = &mut self.buf[self.pos..end];
+                self.pos = end;
+                Some(bytes)
+            }
+            _ => {
+                self.overflowed = true;
+                None
+            }
+        }
+    }
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn position(&self) -> usize {
+        self.pos
+    }
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        if let Some(out) = self.next_bytes(bytes.len()) {
+            out.copy_from_slice(bytes);
+        }
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        if let Some(out) = self.next_bytes(n) {
+            out.fill(0);
+        }
+    }
+    #[inline]
+    fn put<T: Plain>(&mut self, value: T) {
+        if let Some(out) = self.next_bytes(T::SIZE) {
+            value.write_le(out);
+        }
+    }
+    fn put_slice<T: Plain>(&mut self, items: &[T]) {
+        if let Some(out) = self.next_bytes(T::SIZE * items.len()) {
+            #[cfg(target_endian = "little")]
+            out.copy_from_slice(memory_of(items));
+            #[cfg(not(target_endian = "little"))]
+            for (i, &x) in items.iter().enumerate() {
+                x.write_le(&mut out[i * T::SIZE..]);
+            }
+        }
+    }
+    #[inline]
+    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        if let Some(out) = self.next_bytes(n) {
+            fill(out);
+        }
+    }
+}
+
+/// Text the encoder writes as a string: its UTF-8 bytes, whose length is known up front
+/// (it is written before them). `str` is the plain case; the Godot binding writes the
+/// engine's UTF-32 strings through it without making a Rust `String` first.
+pub trait Text {
+    /// Length of the UTF-8 form, in bytes.
+    fn utf8_len(&self) -> usize;
+    /// Puts exactly `utf8_len()` bytes, the UTF-8 form.
+    fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S);
+}
+
+impl Text for str {
+    #[inline]
+    fn utf8_len(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
+        sink.put_bytes(self.as_bytes());
+    }
+}
+
+impl Text for String {
+    #[inline]
+    fn utf8_len(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
+        sink.put_bytes(self.as_bytes());
     }
 }
 

@@ -1,0 +1,287 @@
+## The benchmark: FastVariantCodec against the engine's own var_to_bytes / bytes_to_var, in
+## one Godot process, on the workloads of the speed targets.
+##
+##   godot --headless --path godot_project --script res://bench/bench.gd [-- --out=/abs/bench.md] [-- --runs=N]
+##
+## Every codec result is first checked against the engine's (the same bytes; decoded values
+## that the engine encodes back to the input bytes). Each time is the best of RUNS runs
+## (engine and codec runs interleaved, so that both see the same load); the ratio is engine
+## time / codec time. Prints one table and writes it as markdown to user://bench.md or to
+## the path given with --out=. Quits with 0 (targets missed included: the table says so),
+## 1 on a mismatch or an error.
+extends SceneTree
+
+const Data := preload("res://bench/workloads.gd")
+const DEFAULT_RUNS := 9
+
+var _runs := DEFAULT_RUNS
+var _ok := true
+var _codec := FastVariantCodec.new()
+## Holds the last result so that freeing it is not timed.
+var _keep: Variant = null
+## Rows of the table: [workload, engine ms, codec ms, target ratio (0: none), extra].
+var _rows: Array = []
+
+
+func _initialize() -> void:
+	var out_path := "user://bench.md"
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--out="):
+			out_path = arg.trim_prefix("--out=")
+		elif arg.begins_with("--runs="):
+			_runs = maxi(5, arg.trim_prefix("--runs=").to_int())
+	print("FastVariantCodec benchmark: engine vs codec, best of %d runs, %d logical CPUs" % [
+			_runs, OS.get_processor_count()])
+
+	bench_packed("PackedFloat32Array", Data.make_floats(Data.PACKED_COUNT))
+	bench_packed("PackedVector3Array", Data.make_vector3s(Data.PACKED_COUNT))
+	bench_packed("PackedColorArray", Data.make_colors(Data.PACKED_COUNT))
+	bench_packed("PackedInt64Array", Data.make_int64s(Data.PACKED_COUNT))
+	bench_one("PackedStringArray, 100k strings", Data.make_strings(Data.STRING_COUNT), 1.5)
+	bench_one("Dictionary, 10k entries of [int, float, String, Vector3]", Data.make_big_dictionary(), 1.0)
+	bench_batches()
+	bench_small()
+
+	var table := render_table()
+	print("")
+	print(table)
+	var file := FileAccess.open(out_path, FileAccess.WRITE)
+	if file == null:
+		printerr("bench: cannot write %s: %s" % [out_path, error_string(FileAccess.get_open_error())])
+		_ok = false
+	else:
+		file.store_string(table)
+		file.close()
+		print("table written to %s" % ProjectSettings.globalize_path(out_path))
+	print("all results identical to the engine's" if _ok else "MISMATCH OR ERROR (see above)")
+	quit(0 if _ok else 1)
+
+
+# --- Workloads ----------------------------------------------------------------------------
+
+## Encode and decode of one big packed array, with its memcpy reference.
+func bench_packed(type_name: String, value: Variant) -> void:
+	var label := "%s, 1M elements" % type_name
+	var bytes := var_to_bytes(value)
+	if not check_one(label, value, bytes):
+		return
+	var size := bytes.size()
+	compare(label + ": encode", func() -> Variant: return var_to_bytes(value),
+			func() -> Variant: return _codec.encode(value), 4.0, size)
+	compare(label + ": decode", func() -> Variant: return bytes_to_var(bytes),
+			func() -> Variant: return _codec.decode(bytes), 4.0, size)
+	# The reference: the array's memory copied into a new PackedByteArray by the engine
+	# (`to_byte_array`: allocate, then one memcpy), the same number of bytes less 8.
+	var copy := best_of(func() -> Variant: return value.to_byte_array())
+	_rows.append(["reference: memcpy %.1f MB into a fresh buffer (engine: `%s.to_byte_array()`)" % [
+			(size - 8) / 1e6, type_name], copy, -1.0, 0.0, size - 8])
+
+
+## Encode and decode of one value.
+func bench_one(label: String, value: Variant, target: float) -> void:
+	var bytes := var_to_bytes(value)
+	if not check_one(label, value, bytes):
+		return
+	compare(label + ": encode", func() -> Variant: return var_to_bytes(value),
+			func() -> Variant: return _codec.encode(value), target, bytes.size())
+	compare(label + ": decode", func() -> Variant: return bytes_to_var(bytes),
+			func() -> Variant: return _codec.decode(bytes), target, bytes.size())
+
+
+func bench_batches() -> void:
+	var dicts := []
+	for i in Data.BATCH_DICTS:
+		dicts.append(Data.make_small_dictionary(i))
+	bench_batch("10k small dictionaries", dicts, 1.5)
+	var arrays := []
+	for i in Data.BATCH_ARRAYS:
+		arrays.append(Data.make_floats(Data.BATCH_ARRAY_FLOATS, i))
+	bench_batch("64 PackedFloat32Arrays of 64k floats", arrays, 3.0, false)
+
+
+## encode_batch / decode_batch against a GDScript loop of var_to_bytes / bytes_to_var.
+func bench_batch(label: String, values: Array, target: float, with_decode := true) -> void:
+	var packets := Data.engine_encode_loop(values)
+	if not check_batch(label, values, packets):
+		return
+	var size := 0
+	for p in packets:
+		size += p.size()
+	compare("`encode_batch`, %s (engine: loop of `var_to_bytes`)" % label,
+			func() -> Variant: return Data.engine_encode_loop(values),
+			func() -> Variant: return _codec.encode_batch(values), target, size)
+	if with_decode:
+		compare("`decode_batch`, %s (engine: loop of `bytes_to_var`)" % label,
+				func() -> Variant: return Data.engine_decode_loop(packets),
+				func() -> Variant: return _codec.decode_batch(packets), target, size)
+
+
+## Small inputs: one value per call, and batches of a few values against calling the codec
+## once per value (a batch must never be slower than that).
+func bench_small() -> void:
+	var small := Data.make_small_dictionary(7)
+	var bytes := var_to_bytes(small)
+	if not check_one("small dictionary", small, bytes):
+		return
+	var reps := 2000
+	compare("one small dictionary per call: encode (time per call)",
+			func() -> Variant: return repeat(func() -> Variant: return var_to_bytes(small), reps),
+			func() -> Variant: return repeat(func() -> Variant: return _codec.encode(small), reps),
+			0.0, bytes.size(), reps)
+	compare("one small dictionary per call: decode (time per call)",
+			func() -> Variant: return repeat(func() -> Variant: return bytes_to_var(bytes), reps),
+			func() -> Variant: return repeat(func() -> Variant: return _codec.decode(bytes), reps),
+			0.0, bytes.size(), reps)
+	for count in [1, 4, 16, 64, 256]:
+		var values := []
+		for i in count:
+			values.append(Data.make_small_dictionary(i))
+		var packets := Data.engine_encode_loop(values)
+		if not check_batch("%d small dictionaries" % count, values, packets):
+			return
+		var n := maxi(1, 2048 / count)
+		compare("`encode_batch` of %d small dictionaries (baseline: loop of `codec.encode`)" % count,
+				func() -> Variant: return repeat(func() -> Variant: return codec_encode_loop(values), n),
+				func() -> Variant: return repeat(func() -> Variant: return _codec.encode_batch(values), n),
+				1.0, 0, n)
+		compare("`decode_batch` of %d small dictionaries (baseline: loop of `codec.decode`)" % count,
+				func() -> Variant: return repeat(func() -> Variant: return codec_decode_loop(packets), n),
+				func() -> Variant: return repeat(func() -> Variant: return _codec.decode_batch(packets), n),
+				1.0, 0, n)
+
+
+func codec_encode_loop(values: Array) -> Array[PackedByteArray]:
+	var out: Array[PackedByteArray] = []
+	out.resize(values.size())
+	for i in values.size():
+		out[i] = _codec.encode(values[i])
+	return out
+
+
+func codec_decode_loop(packets: Array) -> Array:
+	var out := []
+	out.resize(packets.size())
+	for i in packets.size():
+		out[i] = _codec.decode(packets[i])
+	return out
+
+
+# --- Checks -------------------------------------------------------------------------------
+
+## The codec writes the engine's bytes, and decodes them to a value the engine encodes back
+## to the same bytes.
+func check_one(label: String, value: Variant, bytes: PackedByteArray) -> bool:
+	var encoded := _codec.encode(value)
+	if encoded != bytes:
+		return mismatch(label, "encode gives %d bytes, the engine %d (%s)" % [
+				encoded.size(), bytes.size(), _codec.get_error_message()])
+	var decoded = _codec.decode(bytes)
+	if typeof(decoded) != typeof(bytes_to_var(bytes)) or var_to_bytes(decoded) != bytes:
+		return mismatch(label, "decode differs from the engine's (%s)" % _codec.get_error_message())
+	return true
+
+
+func check_batch(label: String, values: Array, packets: Array) -> bool:
+	var encoded := _codec.encode_batch(values)
+	if encoded.size() != packets.size():
+		return mismatch(label, "encode_batch gives %d packets for %d values" % [encoded.size(), values.size()])
+	for i in packets.size():
+		if encoded[i] != packets[i]:
+			return mismatch(label, "encode_batch packet %d differs from var_to_bytes" % i)
+	var decoded := _codec.decode_batch(packets)
+	if decoded.size() != packets.size():
+		return mismatch(label, "decode_batch gives %d values for %d packets" % [decoded.size(), packets.size()])
+	for i in packets.size():
+		if typeof(decoded[i]) != typeof(values[i]) or var_to_bytes(decoded[i]) != packets[i]:
+			return mismatch(label, "decode_batch value %d differs from bytes_to_var" % i)
+	return true
+
+
+func mismatch(label: String, what: String) -> bool:
+	printerr("MISMATCH in %s: %s" % [label, what])
+	_ok = false
+	return false
+
+
+# --- Timing -------------------------------------------------------------------------------
+
+## The fastest of the runs of `work`, in milliseconds (freeing its result is not timed).
+func best_of(work: Callable) -> float:
+	var best := INF
+	for i in _runs:
+		best = minf(best, time_once(work))
+	return best
+
+
+func time_once(work: Callable) -> float:
+	var start := Time.get_ticks_usec()
+	_keep = work.call()
+	var elapsed := Time.get_ticks_usec() - start
+	_keep = null
+	return elapsed / 1000.0
+
+
+## Times `engine` and `codec` (runs interleaved) and adds their row; `per` divides the
+## times (work that repeats a call `per` times).
+func compare(workload: String, engine: Callable, codec: Callable, target: float, bytes: int,
+		per := 1) -> void:
+	var engine_ms := INF
+	var codec_ms := INF
+	for i in _runs:
+		engine_ms = minf(engine_ms, time_once(engine))
+		codec_ms = minf(codec_ms, time_once(codec))
+	add_row(workload, engine_ms / per, codec_ms / per, target, bytes)
+
+
+func repeat(work: Callable, times: int) -> Variant:
+	var last: Variant = null
+	for i in times:
+		last = work.call()
+	return last
+
+
+func add_row(workload: String, engine_ms: float, codec_ms: float, target: float, bytes: int) -> void:
+	_rows.append([workload, engine_ms, codec_ms, target, bytes])
+	var ratio := engine_ms / codec_ms
+	print("  %-90s engine %10.4f ms  codec %10.4f ms  %6.2fx" % [workload, engine_ms, codec_ms, ratio])
+
+
+# --- The table ------------------------------------------------------------------------------
+
+func render_table() -> String:
+	var lines := PackedStringArray()
+	lines.append("| workload | engine ms | codec ms | ratio (engine/codec) | target | met? | GB/s engine | GB/s codec |")
+	lines.append("|---|---:|---:|---:|---:|:---:|---:|---:|")
+	for row in _rows:
+		var engine_ms: float = row[1]
+		var codec_ms: float = row[2]
+		var target: float = row[3]
+		var bytes: int = row[4]
+		var is_reference := codec_ms < 0.0
+		var ratio := "—" if is_reference else "%.2f" % (engine_ms / codec_ms)
+		var met := "—"
+		if target > 0.0:
+			met = "yes" if engine_ms / codec_ms >= target else "**no**"
+		var gbps_engine := "—"
+		var gbps_codec := "—"
+		if bytes > 0:
+			gbps_engine = "%.2f" % (bytes / (engine_ms * 1e6))
+			if not is_reference:
+				gbps_codec = "%.2f" % (bytes / (codec_ms * 1e6))
+		lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % [row[0], ms(engine_ms),
+				"—" if is_reference else ms(codec_ms), ratio, "≥ %.1f×" % target if target > 0.0 else "—",
+				met, gbps_engine, gbps_codec])
+	lines.append("")
+	lines.append(("Best of %d runs each, engine and codec runs interleaved, in one Godot %s process on %d logical CPUs; "
+			+ "ratio = engine time / codec time (> 1: the codec is faster). GB/s counts the encoded bytes "
+			+ "(10^9 bytes per second). Every codec result was first checked against the engine's.") % [
+			_runs, Engine.get_version_info()["string"], OS.get_processor_count()])
+	return "\n".join(lines) + "\n"
+
+
+func ms(value: float) -> String:
+	if value >= 100.0:
+		return "%.1f" % value
+	if value >= 1.0:
+		return "%.2f" % value
+	return "%.4f" % value

@@ -1,0 +1,97 @@
+## The benchmark's data and the engine's loops, shared by bench.gd and profile.gd. The
+## data is fixed (seeded generators), the same on every run.
+extends RefCounted
+
+const PACKED_COUNT := 1_000_000
+const STRING_COUNT := 100_000
+const DICT_ENTRIES := 10_000
+const BATCH_DICTS := 10_000
+const BATCH_ARRAYS := 64
+const BATCH_ARRAY_FLOATS := 65_536
+
+
+static func engine_encode_loop(values: Array) -> Array[PackedByteArray]:
+	var out: Array[PackedByteArray] = []
+	out.resize(values.size())
+	for i in values.size():
+		out[i] = var_to_bytes(values[i])
+	return out
+
+
+static func engine_decode_loop(packets: Array) -> Array:
+	var out := []
+	out.resize(packets.size())
+	for i in packets.size():
+		out[i] = bytes_to_var(packets[i])
+	return out
+
+
+static func make_floats(count: int, seed_offset := 0) -> PackedFloat32Array:
+	var rng := rng_for(1 + seed_offset)
+	var a := PackedFloat32Array()
+	a.resize(count)
+	for i in count:
+		a[i] = rng.randf_range(-1000.0, 1000.0)
+	return a
+
+
+static func make_vector3s(count: int) -> PackedVector3Array:
+	var rng := rng_for(2)
+	var a := PackedVector3Array()
+	a.resize(count)
+	for i in count:
+		a[i] = Vector3(rng.randf(), rng.randf_range(-50.0, 50.0), rng.randf() * 1e6)
+	return a
+
+
+static func make_colors(count: int) -> PackedColorArray:
+	var rng := rng_for(3)
+	var a := PackedColorArray()
+	a.resize(count)
+	for i in count:
+		a[i] = Color(rng.randf(), rng.randf(), rng.randf(), rng.randf())
+	return a
+
+
+static func make_int64s(count: int) -> PackedInt64Array:
+	var rng := rng_for(4)
+	var a := PackedInt64Array()
+	a.resize(count)
+	for i in count:
+		a[i] = rng.randi() * rng.randi() - (1 << 40)
+	return a
+
+
+## ASCII strings of 0 to 23 characters.
+static func make_strings(count: int) -> PackedStringArray:
+	var rng := rng_for(5)
+	var alphabet := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.:"
+	var a := PackedStringArray()
+	a.resize(count)
+	for i in count:
+		var s := ""
+		for j in rng.randi_range(0, 23):
+			s += alphabet[rng.randi_range(0, alphabet.length() - 1)]
+		a[i] = s
+	return a
+
+
+## 10 000 String keys, each holding [int, float, String, Vector3].
+static func make_big_dictionary() -> Dictionary:
+	var rng := rng_for(6)
+	var d := {}
+	for i in DICT_ENTRIES:
+		d["entity_%d" % i] = [rng.randi_range(-100000, 100000), rng.randf_range(-1.0, 1.0) * 1e3,
+				"name %d" % rng.randi(), Vector3(rng.randf(), rng.randf(), rng.randf())]
+	return d
+
+
+## A message as games send them.
+static func make_small_dictionary(i: int) -> Dictionary:
+	return {"id": i, "name": "player_%d" % i, "pos": Vector2(i * 0.5, -i * 0.25)}
+
+
+static func rng_for(stream: int) -> RandomNumberGenerator:
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 20261122 + stream
+	return rng

@@ -1,0 +1,720 @@
+//! Direct access to engine values, for the walks that touch every element: a Variant's
+//! type and the value inside it, an Array's elements and a Dictionary's entries in place,
+//! a String's UTF-32 characters in place, Variants made without a call into the engine.
+//!
+//! gdext's safe API converts (copies, with reference counting, through a call into the
+//! engine) at every step, and walks a Dictionary with three hash lookups per entry. Here
+//! reading an element costs at most one call and no copy.
+//!
+//! Two levels:
+//! - the GDExtension interface (functions that read a value in place, construct a String
+//!   in place, …), always available;
+//! - the Variant's memory layout: the type as a 32-bit word at offset 0 and the value (or
+//!   the object holding it) at offset 8, the layout the engine has had since 4.0 and that
+//!   its C# glue relies on. It is used only after a probe at start-up has checked it
+//!   against the engine's own functions on sample values; if the probe fails, everything
+//!   goes through the interface.
+//!
+//! Everything runs on the calling thread, on values the caller holds for the duration.
+
+use std::ffi::c_void;
+use std::mem::ManuallyDrop;
+use std::sync::OnceLock;
+
+use godot::builtin::{
+    Color, GString, PackedArray, Plane, Quaternion, Rect2, Rect2i, VarArray, VarDictionary,
+    Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+};
+use godot::meta::{PackedElement, ToGodot};
+use godot::sys::{self, GodotFfi};
+
+/// The engine's number of Variant types this build knows (`Variant::VARIANT_MAX`).
+const TYPES: usize = sys::GDEXTENSION_VARIANT_TYPE_VARIANT_MAX as usize;
+
+/// Where a Variant keeps its value, when the layout is known.
+const VALUE_OFFSET: usize = 8;
+
+/// The interface functions the walks call, fetched once.
+pub struct Ffi {
+    get_type: sys::GDExtensionInterfaceVariantGetType,
+    /// Per type: a pointer to the value a Variant of that type holds.
+    internal: [sys::GDExtensionVariantGetInternalPtrFunc; TYPES],
+    iter_init: sys::GDExtensionInterfaceVariantIterInit,
+    iter_next: sys::GDExtensionInterfaceVariantIterNext,
+    array_index_const: sys::GDExtensionInterfaceArrayOperatorIndexConst,
+    array_index: sys::GDExtensionInterfaceArrayOperatorIndex,
+    dictionary_index: sys::GDExtensionInterfaceDictionaryOperatorIndex,
+    dictionary_index_const: sys::GDExtensionInterfaceDictionaryOperatorIndexConst,
+    string_to_utf32: sys::GDExtensionInterfaceStringToUtf32Chars,
+    string_index_const: sys::GDExtensionInterfaceStringOperatorIndexConst,
+    string_from_latin1: sys::GDExtensionInterfaceStringNewWithLatin1CharsAndLen,
+    string_from_utf8: sys::GDExtensionInterfaceStringNewWithUtf8CharsAndLen2,
+    array_size: Method,
+    array_is_typed: Method,
+    array_resize: Method,
+    dictionary_size: Method,
+    dictionary_is_typed: Method,
+    bytes_resize: Method,
+    bytes_index: sys::GDExtensionInterfacePackedByteArrayOperatorIndex,
+    /// The probe's verdict: Variants are laid out as described in the module docs.
+    layout: bool,
+}
+
+/// A builtin method, called directly (`ptrcall`): the engine's `Array::size`, …
+type Method = sys::GDExtensionPtrBuiltInMethod;
+
+/// Builtin methods by type, name and hash (the hashes of the extension API, stable across
+/// versions).
+fn method(interface: &sys::GDExtensionInterface, t: VariantType, name: &str, hash: i64) -> Method {
+    let name = godot::builtin::StringName::from(name);
+    // SAFETY: a valid type and name; the engine returns null when it has no such method.
+    unsafe { (interface.variant_get_ptr_builtin_method)(t.sys(), name.string_sys(), hash) }
+}
+
+const SIZE_HASH: i64 = 3173160232;
+const IS_TYPED_HASH: i64 = 3918633141;
+const RESIZE_HASH: i64 = 848867239;
+
+/// The functions, fetched on first use (the binding is initialized by then: this runs
+/// inside calls from Godot).
+pub fn ffi() -> &'static Ffi {
+    static FFI: OnceLock<Ffi> = OnceLock::new();
+    FFI.get_or_init(|| {
+        // SAFETY: the library is loaded, so the interface is initialized; these are plain
+        // function pointer reads.
+        let interface = unsafe { sys::get_interface() };
+        let getter = interface.variant_get_ptr_internal_getter;
+        let mut ffi = Ffi {
+            get_type: interface.variant_get_type,
+            // SAFETY: every id below VARIANT_MAX is a valid type to ask about; nil holds
+            // nothing (and the engine complains when asked).
+            internal: std::array::from_fn(|t| match t {
+                0 => None,
+                t => unsafe { getter(t as sys::GDExtensionVariantType) },
+            }),
+            iter_init: interface.variant_iter_init,
+            iter_next: interface.variant_iter_next,
+            array_index_const: interface.array_operator_index_const,
+            array_index: interface.array_operator_index,
+            dictionary_index: interface.dictionary_operator_index,
+            dictionary_index_const: interface.dictionary_operator_index_const,
+            string_to_utf32: interface.string_to_utf32_chars,
+            string_index_const: interface.string_operator_index_const,
+            string_from_latin1: interface.string_new_with_latin1_chars_and_len,
+            string_from_utf8: interface.string_new_with_utf8_chars_and_len2,
+            array_size: method(interface, VariantType::ARRAY, "size", SIZE_HASH),
+            array_is_typed: method(interface, VariantType::ARRAY, "is_typed", IS_TYPED_HASH),
+            array_resize: method(interface, VariantType::ARRAY, "resize", RESIZE_HASH),
+            dictionary_size: method(interface, VariantType::DICTIONARY, "size", SIZE_HASH),
+            dictionary_is_typed: method(
+                interface,
+                VariantType::DICTIONARY,
+                "is_typed",
+                IS_TYPED_HASH,
+            ),
+            bytes_resize: method(interface, VariantType::PACKED_BYTE_ARRAY, "resize", RESIZE_HASH),
+            bytes_index: interface.packed_byte_array_operator_index,
+            layout: false,
+        };
+        ffi.layout = ffi.probe_layout();
+        ffi
+    })
+}
+
+/// A Variant's 24 bytes as three words.
+type Words = [u64; 3];
+
+/// The 32-bit type word at the start of a Variant (meaningful when the layout is known).
+#[inline]
+fn type_word(v: &Variant) -> i32 {
+    const { assert!(std::mem::size_of::<Variant>() == std::mem::size_of::<Words>()) };
+    // SAFETY: every Variant starts with its type, a C++ enum of 32 bits.
+    unsafe { std::ptr::from_ref(v).cast::<i32>().read() }
+}
+
+/// The 16 bytes of a Variant's value union (the engine zero-fills it, then writes the value).
+fn value_words(v: &Variant) -> [u64; 2] {
+    // SAFETY: within the Variant's 24 bytes.
+    unsafe {
+        std::ptr::from_ref(v)
+            .cast::<u8>()
+            .add(VALUE_OFFSET)
+            .cast::<[u64; 2]>()
+            .read_unaligned()
+    }
+}
+
+/// The types whose value the probe checks sits at `VALUE_OFFSET`, and which are read and
+/// made there.
+fn stored_inline(t: VariantType) -> bool {
+    matches!(
+        t,
+        VariantType::BOOL
+            | VariantType::INT
+            | VariantType::FLOAT
+            | VariantType::STRING
+            | VariantType::VECTOR2
+            | VariantType::VECTOR2I
+            | VariantType::RECT2
+            | VariantType::RECT2I
+            | VariantType::VECTOR3
+            | VariantType::VECTOR3I
+            | VariantType::VECTOR4
+            | VariantType::VECTOR4I
+            | VariantType::PLANE
+            | VariantType::QUATERNION
+            | VariantType::COLOR
+            | VariantType::ARRAY
+            | VariantType::DICTIONARY
+    )
+}
+
+/// The bytes of a plain value (gdext's math types are `repr(C)` structs of 32-bit fields).
+fn bytes_of<T: Copy>(value: &T) -> &[u8] {
+    // SAFETY: reading a plain value's own bytes; these types have no padding.
+    unsafe {
+        std::slice::from_raw_parts(
+            std::ptr::from_ref(value).cast::<u8>(),
+            std::mem::size_of::<T>(),
+        )
+    }
+}
+
+/// Types whose Variant owns nothing: dropping it needs no call into the engine.
+fn owns_nothing(t: VariantType) -> bool {
+    matches!(
+        t,
+        VariantType::NIL
+            | VariantType::BOOL
+            | VariantType::INT
+            | VariantType::FLOAT
+            | VariantType::VECTOR2
+            | VariantType::VECTOR2I
+            | VariantType::RECT2
+            | VariantType::RECT2I
+            | VariantType::VECTOR3
+            | VariantType::VECTOR3I
+            | VariantType::VECTOR4
+            | VariantType::VECTOR4I
+            | VariantType::PLANE
+            | VariantType::QUATERNION
+            | VariantType::COLOR
+            | VariantType::RID
+    )
+}
+
+impl Ffi {
+    /// Checks the Variant layout against the engine's own functions on sample values.
+    fn probe_layout(&self) -> bool {
+        fn value_bytes(v: &Variant) -> [u8; 16] {
+            let [a, b] = value_words(v);
+            let mut out = [0; 16];
+            out[..8].copy_from_slice(&a.to_le_bytes());
+            out[8..].copy_from_slice(&b.to_le_bytes());
+            out
+        }
+        let check = |v: &Variant, expected: &[u8]| {
+            let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
+            let at = unsafe { self.internal_by_getter(v, t) };
+            type_word(v) == t.sys()
+                && at
+                    == std::ptr::from_ref(v)
+                        .cast::<u8>()
+                        .wrapping_add(VALUE_OFFSET)
+                        .cast()
+                && value_bytes(v)[..expected.len()] == *expected
+        };
+        let nil = Variant::nil();
+        let int = 0x0123_4567_89ab_cdef_i64;
+        let float = -1.5e300_f64;
+        let text = GString::from("probe");
+        let array = VarArray::new();
+        let dictionary = VarDictionary::new();
+        // SAFETY: reads of the gdext values' own bytes (the engine values they wrap).
+        let text_bytes: [u8; 8] = unsafe { text.string_sys().cast::<[u8; 8]>().read_unaligned() };
+        let array_bytes: [u8; 8] = unsafe { array.sys().cast::<[u8; 8]>().read_unaligned() };
+        let dictionary_bytes: [u8; 8] =
+            unsafe { dictionary.sys().cast::<[u8; 8]>().read_unaligned() };
+        let mut floats = [0u8; 16];
+        for (i, x) in [1.5f32, -2.0, 3.25, 0.5].iter().enumerate() {
+            floats[i * 4..i * 4 + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        type_word(&nil) == 0
+            && check(&true.to_variant(), &[1])
+            && check(&int.to_variant(), &int.to_le_bytes())
+            && check(&float.to_variant(), &float.to_le_bytes())
+            && check(&text.to_variant(), &text_bytes)
+            && check(&array.to_variant(), &array_bytes)
+            && check(&dictionary.to_variant(), &dictionary_bytes)
+            && check(&Vector2::new(1.5, -2.0).to_variant(), &floats[..8])
+            && check(&Vector3::new(1.5, -2.0, 3.25).to_variant(), &floats[..12])
+            && check(&Color::from_rgba(1.5, -2.0, 3.25, 0.5).to_variant(), &floats)
+            && [
+                Vector2i::new(7, -8).to_variant(),
+                Rect2::new(Vector2::new(1.5, -2.0), Vector2::new(3.25, 0.5)).to_variant(),
+                Rect2i::new(Vector2i::new(1, -2), Vector2i::new(3, 4)).to_variant(),
+                Vector3i::new(1, -2, 3).to_variant(),
+                Vector4::new(1.5, -2.0, 3.25, 0.5).to_variant(),
+                Vector4i::new(1, -2, 3, -4).to_variant(),
+                Plane { normal: Vector3::new(1.5, -2.0, 3.25), d: 0.5 }.to_variant(),
+                Quaternion { x: 1.5, y: -2.0, z: 3.25, w: 0.5 }.to_variant(),
+            ]
+            .iter()
+            .all(|v| {
+                let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
+                let expected: Vec<u8> = match t {
+                    VariantType::VECTOR2I => bytes_of(&v.to::<Vector2i>()).to_vec(),
+                    VariantType::RECT2 => bytes_of(&v.to::<Rect2>()).to_vec(),
+                    VariantType::RECT2I => bytes_of(&v.to::<Rect2i>()).to_vec(),
+                    VariantType::VECTOR3I => bytes_of(&v.to::<Vector3i>()).to_vec(),
+                    VariantType::VECTOR4 => bytes_of(&v.to::<Vector4>()).to_vec(),
+                    VariantType::VECTOR4I => bytes_of(&v.to::<Vector4i>()).to_vec(),
+                    VariantType::PLANE => bytes_of(&v.to::<Plane>()).to_vec(),
+                    VariantType::QUATERNION => bytes_of(&v.to::<Quaternion>()).to_vec(),
+                    _ => return false,
+                };
+                check(v, &expected)
+            })
+            // The probe's own values made the raw way equal the engine's.
+            && value_words(&int.to_variant()) == [int as u64, 0]
+    }
+
+    /// The engine's type of a Variant. Unlike `Variant::get_type`, a null or freed object
+    /// is still `OBJECT`.
+    #[inline]
+    pub fn type_of(&self, v: &Variant) -> VariantType {
+        if self.layout {
+            VariantType::from_sys(type_word(v) as sys::GDExtensionVariantType)
+        } else {
+            // SAFETY: `v` is a live Variant.
+            VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) })
+        }
+    }
+
+    /// A pointer to the value inside `v`, which must be of type `t` (from [`type_of`]):
+    /// `bool`, `int64_t`, `double`, the math types' structs, `String`, `Array`, … as the
+    /// engine lays them out.
+    ///
+    /// # Safety
+    /// `t` must be `v`'s type. The pointer is valid while `v` is alive and unchanged.
+    #[inline]
+    pub unsafe fn internal(&self, v: &Variant, t: VariantType) -> *const c_void {
+        if self.layout && stored_inline(t) {
+            std::ptr::from_ref(v)
+                .cast::<u8>()
+                .wrapping_add(VALUE_OFFSET)
+                .cast()
+        } else {
+            unsafe { self.internal_by_getter(v, t) }
+        }
+    }
+
+    unsafe fn internal_by_getter(&self, v: &Variant, t: VariantType) -> *const c_void {
+        let getter = self.internal[t.sys() as usize].expect("every builtin type has a getter");
+        // SAFETY: the getter of `v`'s own type only computes an address inside `v`.
+        unsafe { getter(sys::SysPtr::force_mut(v.var_sys())) }
+    }
+
+    /// The value inside `v`, which must be of type `t`, read as `T`: for the types the
+    /// engine stores as plain data of that layout.
+    ///
+    /// # Safety
+    /// `t` must be `v`'s type and `T` the layout of that type's value.
+    #[inline]
+    pub unsafe fn read<T: Copy>(&self, v: &Variant, t: VariantType) -> T {
+        unsafe { self.internal(v, t).cast::<T>().read_unaligned() }
+    }
+
+    /// The value inside `v` (of type `t`) as a borrowed gdext value of the same layout
+    /// (`GString`, `StringName`: transparent wrappers of the engine's).
+    ///
+    /// # Safety
+    /// `t` must be `v`'s type and `T` a transparent wrapper of that type's value.
+    #[inline]
+    pub unsafe fn borrow<'v, T>(&self, v: &'v Variant, t: VariantType) -> &'v T {
+        unsafe { &*self.internal(v, t).cast::<T>() }
+    }
+
+    /// The value inside `v` (of type `t`) as a gdext value that shares it without owning a
+    /// reference (a bit copy, no reference counting): for reading only, never to be
+    /// dropped (hence `ManuallyDrop`) nor to outlive `v`.
+    ///
+    /// # Safety
+    /// `t` must be `v`'s type and `T` gdext's type for it.
+    #[inline]
+    pub unsafe fn view<T: Viewable>(&self, v: &Variant, t: VariantType) -> ManuallyDrop<T> {
+        let src = unsafe { self.internal(v, t) }.cast::<u8>();
+        // SAFETY: gdext's value is the engine's bytes (plus caches it initializes itself);
+        // `new_from_sys` would take a reference, which this view must not.
+        ManuallyDrop::new(unsafe {
+            T::new_with_uninit(|dst| {
+                std::ptr::copy_nonoverlapping(src, dst.cast::<u8>(), T::ENGINE_SIZE)
+            })
+        })
+    }
+
+    /// Calls a builtin method without arguments on the value at `base`, returning `R`.
+    ///
+    /// # Safety
+    /// `base` must point to a live value of the method's type, and `R` be its return type.
+    #[inline]
+    unsafe fn call0<R: Default>(&self, m: Method, base: *const c_void) -> R {
+        let m = m.expect("the engine has this builtin method");
+        let mut ret = R::default();
+        unsafe {
+            m(
+                base.cast_mut().cast(),
+                std::ptr::null(),
+                std::ptr::from_mut(&mut ret).cast(),
+                0,
+            )
+        };
+        ret
+    }
+
+    /// The size of the Array at `array` (an engine `Array*`).
+    ///
+    /// # Safety
+    /// `array` must point to a live Array.
+    #[inline]
+    pub unsafe fn array_size(&self, array: *const c_void) -> usize {
+        unsafe { self.call0::<i64>(self.array_size, array) }.max(0) as usize
+    }
+
+    /// # Safety
+    /// `array` must point to a live Array.
+    #[inline]
+    pub unsafe fn array_is_typed(&self, array: *const c_void) -> bool {
+        unsafe { self.call0::<u8>(self.array_is_typed, array) != 0 }
+    }
+
+    /// Resizes the Array at `array` (new elements are nil, or the default of a typed
+    /// array's type).
+    ///
+    /// # Safety
+    /// `array` must point to a live Array that may be changed.
+    #[inline]
+    pub unsafe fn array_resize(&self, array: sys::GDExtensionTypePtr, size: usize) {
+        let m = self.array_resize.expect("the engine has Array::resize");
+        let size = size as i64;
+        let args = [std::ptr::from_ref(&size).cast::<c_void>()];
+        let mut error = 0i64;
+        unsafe {
+            m(
+                array,
+                args.as_ptr().cast(),
+                std::ptr::from_mut(&mut error).cast(),
+                1,
+            )
+        };
+    }
+
+    /// The size of the Dictionary at `dictionary` (an engine `Dictionary*`).
+    ///
+    /// # Safety
+    /// `dictionary` must point to a live Dictionary.
+    #[inline]
+    pub unsafe fn dictionary_size(&self, dictionary: *const c_void) -> usize {
+        unsafe { self.call0::<i64>(self.dictionary_size, dictionary) }.max(0) as usize
+    }
+
+    /// # Safety
+    /// `dictionary` must point to a live Dictionary.
+    #[inline]
+    pub unsafe fn dictionary_is_typed(&self, dictionary: *const c_void) -> bool {
+        unsafe { self.call0::<u8>(self.dictionary_is_typed, dictionary) != 0 }
+    }
+
+    /// Resizes the PackedByteArray at `bytes` (an engine `PackedByteArray*`, held only by
+    /// the caller) to `size` bytes and returns its memory.
+    ///
+    /// # Safety
+    /// `bytes` must point to a live PackedByteArray that may be changed and that outlives
+    /// `'a` without being changed otherwise.
+    pub unsafe fn resize_bytes<'a>(&self, bytes: *mut c_void, size: usize) -> &'a mut [u8] {
+        let m = self.bytes_resize.expect("the engine has PackedByteArray::resize");
+        let new_size = size as i64;
+        let args = [std::ptr::from_ref(&new_size).cast::<c_void>()];
+        let mut error = 0i64;
+        unsafe {
+            m(bytes.cast(), args.as_ptr().cast(), std::ptr::from_mut(&mut error).cast(), 1);
+            if size == 0 || error != 0 {
+                return &mut [];
+            }
+            let data = (self.bytes_index)(bytes.cast(), 0);
+            std::slice::from_raw_parts_mut(data, size)
+        }
+    }
+
+    /// Element `i` of the Array at `array` (its `sys()`), in place.
+    ///
+    /// # Safety
+    /// `i` must be below the array's size, and the array outlive `'a` unchanged.
+    #[inline]
+    pub unsafe fn array_element<'a>(
+        &self,
+        array: sys::GDExtensionConstTypePtr,
+        i: usize,
+    ) -> &'a Variant {
+        unsafe { &*(self.array_index_const)(array, i as i64).cast::<Variant>() }
+    }
+
+    /// Stores `item` as element `i` of the Array at `array` (its `sys_mut()`), without
+    /// conversion or copy.
+    ///
+    /// # Safety
+    /// `i` must be below the array's size, the array held only here, and `item` of the
+    /// array's element type if it is typed.
+    #[inline]
+    pub unsafe fn set_array_element(
+        &self,
+        array: sys::GDExtensionTypePtr,
+        i: usize,
+        item: Variant,
+    ) {
+        unsafe {
+            let slot = (self.array_index)(array, i as i64).cast::<Variant>();
+            self.store(slot, item);
+        }
+    }
+
+    /// Moves `value` into `slot`, dropping what was there.
+    ///
+    /// # Safety
+    /// `slot` must point to a live Variant that may be replaced.
+    #[inline]
+    unsafe fn store(&self, slot: *mut Variant, value: Variant) {
+        unsafe {
+            if self.layout && type_word(&*slot) == 0 {
+                // A nil (a new slot) owns nothing: overwrite it.
+                slot.write(value);
+            } else {
+                self.drop_variant(slot.replace(value));
+            }
+        }
+    }
+
+    /// `dictionary[key] = value`, as the engine's `Dictionary::operator[]` does it (the key
+    /// checked against a typed dictionary's key type), moving `value` in.
+    #[inline]
+    pub fn set_entry(&self, dictionary: &mut VarDictionary, key: &Variant, value: Variant) {
+        // SAFETY: live dictionary and key; the engine returns the entry's slot (inserting a
+        // nil one if new), or a fallback slot when a typed dictionary refuses the key.
+        unsafe {
+            let slot =
+                (self.dictionary_index)(dictionary.sys_mut(), key.var_sys()).cast::<Variant>();
+            if !slot.is_null() {
+                self.store(slot, value);
+            }
+        }
+    }
+
+    /// Drops a Variant, without a call into the engine when it owns nothing.
+    #[inline]
+    pub fn drop_variant(&self, v: Variant) {
+        if self.layout && owns_nothing(self.type_of(&v)) {
+            std::mem::forget(v);
+        } else {
+            drop(v);
+        }
+    }
+
+    /// Calls `f` with each entry of the Dictionary in `v` (a Variant of that type), in the
+    /// dictionary's order, by the engine's iteration: no copy of the entries, a hash lookup
+    /// per entry to find the next and its value.
+    ///
+    /// The dictionary must not change meanwhile (iteration would stop short).
+    pub fn for_each_entry<E>(
+        &self,
+        v: &Variant,
+        mut f: impl FnMut(&Variant, &Variant) -> Result<(), E>,
+    ) -> Result<(), E> {
+        // SAFETY: `v` is a live Dictionary. `iter_init` constructs the iterator (the key)
+        // in place over the nil; `iter_next` replaces it with the next key; the value is
+        // found by key, in place.
+        unsafe {
+            let dictionary = self.internal(v, VariantType::DICTIONARY);
+            let mut key = Variant::nil();
+            let mut valid = 0u8;
+            let mut more = (self.iter_init)(v.var_sys(), key.var_sys_mut().cast(), &mut valid) != 0;
+            while more {
+                let value = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
+                if !value.is_null() {
+                    f(&key, &*value.cast::<Variant>())?;
+                }
+                more = (self.iter_next)(v.var_sys(), key.var_sys_mut(), &mut valid) != 0;
+            }
+            self.drop_variant(key);
+        }
+        Ok(())
+    }
+
+    /// A String's characters, in place (UTF-32 code units; not necessarily valid scalars).
+    pub fn chars<'s>(&self, s: &'s GString) -> &'s [u32] {
+        // SAFETY: a live String; its buffer holds `len` characters (and a NUL after them)
+        // while it is not modified.
+        unsafe {
+            let len = (self.string_to_utf32)(s.string_sys(), std::ptr::null_mut(), 0);
+            if len <= 0 {
+                return &[];
+            }
+            let data = (self.string_index_const)(s.string_sys(), 0);
+            std::slice::from_raw_parts(data, len as usize)
+        }
+    }
+
+    /// Makes the String `text` in `slot`, which holds an empty String (owning nothing), as
+    /// the engine's UTF-8 parser makes it (ASCII, the usual case, through the simpler
+    /// Latin-1 constructor, which gives the same String for it).
+    ///
+    /// # Safety
+    /// `slot` must point to an empty String (whose old value is overwritten, not dropped).
+    #[inline]
+    pub unsafe fn make_string(&self, slot: *mut GString, text: &str) {
+        let dest = slot.cast();
+        unsafe {
+            if crate::text::starts_with_bom(text) {
+                slot.write(crate::text::gstring(text));
+            } else if text.is_ascii() {
+                (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);
+            } else {
+                (self.string_from_utf8)(dest, text.as_ptr().cast(), text.len() as i64);
+            }
+        }
+    }
+
+    /// A new String of `text`.
+    #[inline]
+    pub fn string(&self, text: &str) -> GString {
+        // SAFETY: the constructor initializes the String it is given.
+        unsafe { GString::new_with_uninit(|dest| self.make_string(dest.cast(), text)) }
+    }
+
+    /// A Variant of type `t` whose value is the 16 bytes `value`.
+    ///
+    /// # Safety
+    /// The layout must be known, and `value` a valid value of `t` (whose ownership, if it
+    /// owns anything, passes to the Variant).
+    #[inline]
+    unsafe fn from_words(t: VariantType, value: [u64; 2]) -> Variant {
+        let words: Words = [t.sys() as u32 as u64, value[0], value[1]];
+        unsafe { std::mem::transmute::<Words, Variant>(words) }
+    }
+
+    #[inline]
+    pub fn int(&self, i: i64) -> Variant {
+        if self.layout {
+            // SAFETY: the layout is known; an int is its 8 bytes.
+            unsafe { Self::from_words(VariantType::INT, [i as u64, 0]) }
+        } else {
+            i.to_variant()
+        }
+    }
+
+    #[inline]
+    pub fn float(&self, f: f64) -> Variant {
+        if self.layout {
+            // SAFETY: as for `int`.
+            unsafe { Self::from_words(VariantType::FLOAT, [f.to_bits(), 0]) }
+        } else {
+            f.to_variant()
+        }
+    }
+
+    #[inline]
+    pub fn bool(&self, b: bool) -> Variant {
+        if self.layout {
+            // SAFETY: as for `int`; a C++ bool is one byte, 0 or 1.
+            unsafe { Self::from_words(VariantType::BOOL, [u64::from(b), 0]) }
+        } else {
+            b.to_variant()
+        }
+    }
+
+    /// A Variant of a type stored inline as plain data (the math types of 32-bit fields,
+    /// Color), holding `value`, which must be that type's layout; `None` when Variants are
+    /// not made through their layout.
+    #[inline]
+    pub fn plain_variant<T: Copy>(&self, t: VariantType, value: T) -> Option<Variant> {
+        if !(self.layout && stored_inline(t) && owns_nothing(t)) {
+            return None;
+        }
+        const { assert!(std::mem::size_of::<T>() <= 16) };
+        let mut words = [0u64; 2];
+        // SAFETY: `value` fits in the 16 bytes; the layout is known and `t` stores it inline.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                std::ptr::from_ref(&value).cast::<u8>(),
+                words.as_mut_ptr().cast::<u8>(),
+                std::mem::size_of::<T>(),
+            );
+            Some(Self::from_words(t, words))
+        }
+    }
+
+    /// A Variant holding a new String of `text`.
+    #[inline]
+    pub fn string_variant(&self, text: &str) -> Variant {
+        let s = self.string(text);
+        if self.layout {
+            // SAFETY: the layout is known; the String (one pointer) moves into the Variant.
+            unsafe {
+                let s = ManuallyDrop::new(s);
+                let bytes = s.string_sys().cast::<u64>().read_unaligned();
+                Self::from_words(VariantType::STRING, [bytes, 0])
+            }
+        } else {
+            s.to_variant()
+        }
+    }
+
+    /// A Variant holding `dictionary`, moved in (no reference counting).
+    #[inline]
+    pub fn dictionary_variant(&self, dictionary: VarDictionary) -> Variant {
+        if self.layout {
+            // SAFETY: the layout is known; the engine Dictionary (one pointer) moves into
+            // the Variant. gdext's wrapper keeps only a cache of the (untyped) element
+            // types besides, which owns nothing.
+            unsafe {
+                let d = ManuallyDrop::new(dictionary);
+                let bytes = d.sys().cast::<u64>().read_unaligned();
+                Self::from_words(VariantType::DICTIONARY, [bytes, 0])
+            }
+        } else {
+            dictionary.to_variant()
+        }
+    }
+
+    /// A Variant holding `array`, moved in (no reference counting).
+    #[inline]
+    pub fn array_variant(&self, array: VarArray) -> Variant {
+        if self.layout {
+            // SAFETY: as for `dictionary_variant`.
+            unsafe {
+                let a = ManuallyDrop::new(array);
+                let bytes = a.sys().cast::<u64>().read_unaligned();
+                Self::from_words(VariantType::ARRAY, [bytes, 0])
+            }
+        } else {
+            array.to_variant()
+        }
+    }
+}
+
+/// gdext types that hold an engine value of `ENGINE_SIZE` bytes (and nothing else it would
+/// have to set up), so that a bit copy of the engine value makes one.
+pub trait Viewable: GodotFfi {
+    const ENGINE_SIZE: usize;
+}
+
+impl Viewable for VarArray {
+    const ENGINE_SIZE: usize = std::mem::size_of::<sys::types::OpaqueArray>();
+}
+
+impl Viewable for VarDictionary {
+    const ENGINE_SIZE: usize = std::mem::size_of::<sys::types::OpaqueDictionary>();
+}
+
+impl<T: PackedElement> Viewable for PackedArray<T> {
+    const ENGINE_SIZE: usize = std::mem::size_of::<sys::types::OpaquePackedByteArray>();
+}

@@ -1,0 +1,307 @@
+//! Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
+//! and calls this builder, which makes each engine value as it goes (no intermediate value
+//! model for the common types; packed arrays copied in bulk into their memory).
+//!
+//! What the codec works out on its own value model (typed containers' conversions, full
+//! objects, the math types) arrives as a [`Value`] and is made by
+//! [`to_variant`](crate::to_variant). Runs on the calling thread: it creates the engine
+//! values for that thread.
+
+use crate::text::gstring;
+use godot::builtin::{
+    Color, PackedArray, PackedStringArray, PackedVector2Array, PackedVector3Array,
+    PackedVector4Array, StringName, VarArray, VarDictionary, Variant, VariantType, Vector2,
+    Vector3, Vector4,
+};
+use godot::meta::PackedElement;
+use godot::meta::ToGodot;
+use godot::sys::GodotFfi;
+use godot_variant_codec::{
+    decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed, Reals, Value,
+    VariantType as WireType,
+};
+
+use crate::parallel;
+use crate::raw::{ffi, Ffi};
+use crate::to_variant::{self, element_spec, ToVariantError};
+use crate::typed_containers::{typed_array, typed_dictionary};
+
+/// Why bytes could not be made into a value: the format refused them, or the engine
+/// could not make what they hold (a class that cannot be instantiated, a missing script).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Format(#[from] DecodeError),
+    #[error(transparent)]
+    Value(#[from] ToVariantError),
+}
+
+/// The builder of engine Variants.
+pub struct VariantBuilder {
+    ffi: &'static Ffi,
+}
+
+impl VariantBuilder {
+    pub fn new() -> Self {
+        VariantBuilder { ffi: ffi() }
+    }
+}
+
+/// An Array being filled. An untyped one is sized up front (to what the input can hold)
+/// and filled in place; a typed one takes each element through the engine's `push_back`,
+/// which checks it as the engine's decoder has it checked.
+pub struct ArrayFill {
+    array: VarArray,
+    typed: bool,
+    reserved: usize,
+    len: usize,
+}
+
+/// A Dictionary being filled.
+pub struct DictionaryFill {
+    dictionary: VarDictionary,
+    typed: bool,
+}
+
+impl Build for VariantBuilder {
+    type Value = Variant;
+    type Array = ArrayFill;
+    type Dictionary = DictionaryFill;
+    type Error = ReadError;
+    // The engine's typed Arrays and Dictionaries filled here check each element themselves.
+    const CHECKS_ELEMENTS: bool = false;
+
+    fn value(&mut self, v: Value) -> Result<Variant, ReadError> {
+        // The usual math types, made in place; the others through the value model.
+        let made = match &v {
+            Value::Vector2(Reals::Single(r)) => self.ffi.plain_variant(VariantType::VECTOR2, *r),
+            Value::Vector3(Reals::Single(r)) => self.ffi.plain_variant(VariantType::VECTOR3, *r),
+            Value::Color(c) => self.ffi.plain_variant(VariantType::COLOR, *c),
+            Value::Vector2i(i) => self.ffi.plain_variant(VariantType::VECTOR2I, *i),
+            Value::Vector3i(i) => self.ffi.plain_variant(VariantType::VECTOR3I, *i),
+            Value::Rect2(Reals::Single(r)) => self.ffi.plain_variant(VariantType::RECT2, *r),
+            Value::Rect2i(i) => self.ffi.plain_variant(VariantType::RECT2I, *i),
+            Value::Vector4(Reals::Single(r)) => self.ffi.plain_variant(VariantType::VECTOR4, *r),
+            Value::Vector4i(i) => self.ffi.plain_variant(VariantType::VECTOR4I, *i),
+            Value::Plane(Reals::Single(r)) => self.ffi.plain_variant(VariantType::PLANE, *r),
+            Value::Quaternion(Reals::Single(r)) => {
+                self.ffi.plain_variant(VariantType::QUATERNION, *r)
+            }
+            _ => None,
+        };
+        match made {
+            Some(made) => Ok(made),
+            None => Ok(to_variant::variant(&v)?),
+        }
+    }
+
+    #[inline]
+    fn nil(&mut self) -> Result<Variant, ReadError> {
+        Ok(Variant::nil())
+    }
+
+    #[inline]
+    fn bool(&mut self, b: bool) -> Result<Variant, ReadError> {
+        Ok(self.ffi.bool(b))
+    }
+
+    #[inline]
+    fn int(&mut self, i: i64) -> Result<Variant, ReadError> {
+        Ok(self.ffi.int(i))
+    }
+
+    #[inline]
+    fn float(&mut self, f: f64) -> Result<Variant, ReadError> {
+        Ok(self.ffi.float(f))
+    }
+
+    #[inline]
+    fn string(&mut self, s: &str) -> Result<Variant, ReadError> {
+        Ok(self.ffi.string_variant(s))
+    }
+
+    fn string_name(&mut self, s: &str) -> Result<Variant, ReadError> {
+        Ok(StringName::from(&gstring(s)).to_variant())
+    }
+
+    fn packed(&mut self, p: Packed<'_>) -> Result<Variant, ReadError> {
+        Ok(packed_array(p))
+    }
+
+    fn packed_strings(&mut self, strings: &[&str]) -> Result<Variant, ReadError> {
+        let mut array = PackedStringArray::new();
+        array.resize(strings.len());
+        for (slot, s) in array.as_mut_slice().iter_mut().zip(strings) {
+            // SAFETY: `resize` filled the array with empty Strings, which own nothing.
+            unsafe { self.ffi.make_string(slot, s) };
+        }
+        Ok(array.to_variant())
+    }
+
+    fn begin_array(
+        &mut self,
+        element_type: &ContainerType,
+        capacity: usize,
+    ) -> Result<ArrayFill, ReadError> {
+        let spec = element_spec(element_type)?;
+        let mut array = typed_array(&spec);
+        let typed = spec.is_typed();
+        let reserved = if typed { 0 } else { capacity };
+        if reserved > 0 {
+            // SAFETY: a new untyped array held only here.
+            unsafe { self.ffi.array_resize(array.sys_mut(), reserved) };
+        }
+        Ok(ArrayFill {
+            array,
+            typed,
+            reserved,
+            len: 0,
+        })
+    }
+
+    #[inline]
+    fn push(&mut self, fill: &mut ArrayFill, item: Variant) -> Result<(), ReadError> {
+        if fill.len < fill.reserved {
+            // SAFETY: below the size it was given, untyped and held only here.
+            unsafe {
+                self.ffi
+                    .set_array_element(fill.array.sys_mut(), fill.len, item)
+            };
+        } else {
+            // A typed array checks (and converts) the item, as in the engine.
+            fill.array.push(&item);
+        }
+        fill.len += 1;
+        Ok(())
+    }
+
+    fn end_array(&mut self, mut fill: ArrayFill) -> Result<Variant, ReadError> {
+        if fill.len < fill.reserved {
+            // SAFETY: as in `begin_array`.
+            unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
+        }
+        Ok(if fill.typed {
+            fill.array.to_variant()
+        } else {
+            self.ffi.array_variant(fill.array)
+        })
+    }
+
+    fn begin_dictionary(
+        &mut self,
+        key_type: &ContainerType,
+        value_type: &ContainerType,
+        _capacity: usize,
+    ) -> Result<DictionaryFill, ReadError> {
+        let typed = *key_type != ContainerType::Untyped || *value_type != ContainerType::Untyped;
+        let dictionary = if typed {
+            typed_dictionary(&element_spec(key_type)?, &element_spec(value_type)?)
+        } else {
+            VarDictionary::new()
+        };
+        Ok(DictionaryFill { dictionary, typed })
+    }
+
+    #[inline]
+    fn insert(
+        &mut self,
+        fill: &mut DictionaryFill,
+        key: Variant,
+        value: Variant,
+    ) -> Result<(), ReadError> {
+        // The engine's `dict[key] = value`: the key is checked, the value is not.
+        self.ffi.set_entry(&mut fill.dictionary, &key, value);
+        self.ffi.drop_variant(key);
+        Ok(())
+    }
+
+    fn end_dictionary(&mut self, fill: DictionaryFill) -> Result<Variant, ReadError> {
+        Ok(if fill.typed {
+            fill.dictionary.to_variant()
+        } else {
+            self.ffi.dictionary_variant(fill.dictionary)
+        })
+    }
+}
+
+/// A packed array of `count` elements of `T` whose memory is `fill`ed.
+fn filled<T: PackedElement>(count: usize, fill: impl FnOnce(&mut [T])) -> PackedArray<T> {
+    let mut array = PackedArray::<T>::new();
+    array.resize(count);
+    fill(array.as_mut_slice());
+    array
+}
+
+/// Copies the input's bytes into the memory of a packed array of plain elements.
+fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
+    // SAFETY: `T` is a plain type (numbers, or gdext's repr(C) vectors and Color of f32s)
+    // that any bytes form; the slice covers exactly its memory.
+    let memory = unsafe {
+        std::slice::from_raw_parts_mut(
+            items.as_mut_ptr().cast::<u8>(),
+            std::mem::size_of_val(items),
+        )
+    };
+    parallel::copy(memory, bytes);
+}
+
+/// A packed array of plain elements, made from the input's bytes (this build's `real_t` is
+/// `float`: double-precision vectors are rounded as the engine rounds them).
+fn packed_array(p: Packed<'_>) -> Variant {
+    let n = p.count;
+    match (p.array_type, p.wide) {
+        (WireType::PackedByteArray, _) => filled::<u8>(n, |m| copy_into(m, p.bytes)).to_variant(),
+        (WireType::PackedInt32Array, _) => filled::<i32>(n, |m| copy_into(m, p.bytes)).to_variant(),
+        (WireType::PackedInt64Array, _) => filled::<i64>(n, |m| copy_into(m, p.bytes)).to_variant(),
+        (WireType::PackedFloat32Array, _) => {
+            filled::<f32>(n, |m| copy_into(m, p.bytes)).to_variant()
+        }
+        (WireType::PackedFloat64Array, _) => {
+            filled::<f64>(n, |m| copy_into(m, p.bytes)).to_variant()
+        }
+        (WireType::PackedColorArray, _) => {
+            filled::<Color>(n, |m| copy_into(m, p.bytes)).to_variant()
+        }
+        (WireType::PackedVector2Array, false) => {
+            filled::<Vector2>(n, |m| copy_into(m, p.bytes)).to_variant()
+        }
+        (WireType::PackedVector3Array, false) => {
+            filled::<Vector3>(n, |m| copy_into(m, p.bytes)).to_variant()
+        }
+        (WireType::PackedVector4Array, false) => {
+            filled::<Vector4>(n, |m| copy_into(m, p.bytes)).to_variant()
+        }
+        // Double-precision vectors: rare, converted element by element.
+        (WireType::PackedVector2Array, true) => rounded::<2>(p)
+            .map(|[x, y]| Vector2::new(x, y))
+            .collect::<PackedVector2Array>()
+            .to_variant(),
+        (WireType::PackedVector3Array, true) => rounded::<3>(p)
+            .map(|[x, y, z]| Vector3::new(x, y, z))
+            .collect::<PackedVector3Array>()
+            .to_variant(),
+        (WireType::PackedVector4Array, true) => rounded::<4>(p)
+            .map(|[x, y, z, w]| Vector4::new(x, y, z, w))
+            .collect::<PackedVector4Array>()
+            .to_variant(),
+        // The decoder hands only the types above.
+        _ => to_variant::variant(&p.to_value()).unwrap_or_default(),
+    }
+}
+
+/// Double-precision vectors rounded to this build's single precision.
+fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_ {
+    p.to_vec::<[f64; N]>()
+        .into_iter()
+        .map(|v| Reals::Double(v).to_f32())
+}
+
+/// Decodes one value from the start of `bytes` (a window of a larger input starting at
+/// `base`, for error offsets) into an engine Variant; returns it and the bytes it used.
+pub fn decode_variant(
+    bytes: &[u8],
+    base: usize,
+    opts: &DecodeOptions,
+) -> Result<(Variant, usize), ReadError> {
+    decode_with(bytes, base, opts, &mut VariantBuilder::new())
+}

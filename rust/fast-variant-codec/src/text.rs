@@ -1,0 +1,121 @@
+//! The engine's UTF-32 strings written as UTF-8 straight into the output, as the engine's
+//! `String::utf8()` writes them, without making a Rust `String` first.
+
+use godot_variant_codec::wire::{Sink, Text};
+
+/// The characters of an engine String, checked to be Unicode scalar values, with the
+/// length of their UTF-8 form.
+#[derive(Debug, Clone, Copy)]
+pub struct Utf32<'a> {
+    chars: &'a [u32],
+    utf8_len: usize,
+}
+
+impl<'a> Utf32<'a> {
+    /// `None` when a character is not a Unicode scalar value (a surrogate, or above
+    /// U+10FFFF): the engine writes such strings as bytes that are not UTF-8, which the
+    /// codec does not write (the caller reports it).
+    #[inline]
+    pub fn new(chars: &'a [u32]) -> Option<Self> {
+        // ASCII, the usual case, in one pass the compiler vectorizes.
+        let all = chars.iter().fold(0, |acc, &c| acc | c);
+        if all < 0x80 {
+            return Some(Utf32 {
+                chars,
+                utf8_len: chars.len(),
+            });
+        }
+        let mut utf8_len = 0;
+        for &c in chars {
+            utf8_len += match c {
+                0..=0x7F => 1,
+                0x80..=0x7FF => 2,
+                0xD800..=0xDFFF => return None,
+                0x800..=0xFFFF => 3,
+                0x1_0000..=0x10_FFFF => 4,
+                _ => return None,
+            };
+        }
+        Some(Utf32 { chars, utf8_len })
+    }
+
+    fn is_ascii(&self) -> bool {
+        self.utf8_len == self.chars.len()
+    }
+
+    /// Writes the UTF-8 form into `out`, exactly `utf8_len` bytes long.
+    fn write(&self, out: &mut [u8]) {
+        if self.is_ascii() {
+            for (byte, &c) in out.iter_mut().zip(self.chars) {
+                *byte = c as u8;
+            }
+            return;
+        }
+        let mut at = 0;
+        for &c in self.chars {
+            // Checked in `new`: every character is a scalar value.
+            let c = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
+            at += c.encode_utf8(&mut out[at..]).len();
+        }
+    }
+}
+
+impl Text for Utf32<'_> {
+    #[inline]
+    fn utf8_len(&self) -> usize {
+        self.utf8_len
+    }
+
+    #[inline]
+    fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
+        sink.put_with(self.utf8_len, |out| self.write(out));
+    }
+}
+
+/// A Godot String holding exactly `s`. The engine's UTF-8 constructors drop a leading
+/// U+FEFF as a byte order mark, which the decoder already dropped once (as `bytes_to_var`
+/// does, once): such text is built from its characters instead.
+pub fn gstring(s: &str) -> godot::builtin::GString {
+    if starts_with_bom(s) {
+        godot::builtin::GString::from(s.chars().collect::<Vec<char>>().as_slice())
+    } else {
+        godot::builtin::GString::from(s)
+    }
+}
+
+/// Whether the engine's UTF-8 constructors would take the start of `s` for a byte order mark.
+pub fn starts_with_bom(s: &str) -> bool {
+    s.starts_with('\u{FEFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf8(s: &[u32]) -> Option<Vec<u8>> {
+        let text = Utf32::new(s)?;
+        let mut out = Vec::new();
+        text.put_utf8(&mut out);
+        assert_eq!(out.len(), text.utf8_len());
+        Some(out)
+    }
+
+    #[test]
+    fn writes_utf8_and_refuses_what_is_not_unicode() {
+        for s in [
+            "",
+            "a",
+            "héllo wörld",
+            "日本語",
+            "😀 emoji",
+            "\0x\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+        ] {
+            let chars: Vec<u32> = s.chars().map(u32::from).collect();
+            assert_eq!(utf8(&chars).as_deref(), Some(s.as_bytes()), "{s:?}");
+        }
+        assert_eq!(utf8(&[0x61, 0xD800]), None);
+        assert_eq!(utf8(&[0xDFFF]), None);
+        assert_eq!(utf8(&[0x11_0000]), None);
+        assert_eq!(utf8(&[u32::MAX]), None);
+    }
+}

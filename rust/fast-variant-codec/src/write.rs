@@ -1,0 +1,707 @@
+//! Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
+//! [`Encoder`], making the choices the engine's `encode_variant` (core/io/marshalls.cpp)
+//! makes on the way: what an object becomes in id and in full mode, what a typed
+//! container's element type is written as, and where nesting stops.
+//!
+//! The walk reads values in place (see [`raw`](crate::raw)): no intermediate value model,
+//! no Rust `String` per string (UTF-32 characters go to UTF-8 straight into the output),
+//! packed arrays copied in bulk from their memory. It runs on the calling thread, which
+//! the engine values belong to.
+
+use godot::builtin::inner::InnerDictionary;
+use godot::builtin::{
+    Aabb, AnyArray, Basis, GString, NodePath, PackedByteArray, PackedColorArray,
+    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
+    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
+    Rect2, Rid, Signal, StringName, Transform2D, Transform3D, VarDictionary, Variant, VariantType,
+    Vector2, Vector3, Vector4,
+};
+use godot::classes::{ClassDb, Object, Resource};
+use godot::global::Error;
+use godot::obj::{EngineBitfield, Gd, Singleton};
+use godot::register::info::PropertyUsageFlags;
+use godot::sys::GodotFfi;
+use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
+use godot_variant_codec::{
+    ContainerType, EncodeError, EncodeOptions, Encoder, Reals, VariantType as WireType,
+    ENCODED_OBJECT_AS_ID, SCRIPT_PROPERTY,
+};
+
+use crate::parallel;
+use crate::raw::{ffi, Ffi};
+use crate::stack_room;
+use crate::text::Utf32;
+
+const RESOURCE_PREFIX: &str = "res://";
+
+/// Why a value could not be written: the format refused it (a length beyond `int`, a
+/// script that is not a `res://` path), or the walk did.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    #[error(transparent)]
+    Format(#[from] EncodeError),
+    #[error(transparent)]
+    Value(#[from] ValueError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind} at depth {depth}")]
+pub struct ValueError {
+    pub depth: usize,
+    pub kind: ValueErrorKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueErrorKind {
+    #[error("nesting deeper than {0} (a cyclic Array or Dictionary?)")]
+    TooDeep(usize),
+    #[error("class {0} cannot be instantiated, so its objects cannot be encoded whole")]
+    NotInstantiable(String),
+    #[error("script {0:?} has no res:// path")]
+    ScriptWithoutPath(String),
+    /// The engine writes such strings (lone surrogates, code points past U+10FFFF) as
+    /// bytes that are not UTF-8, which the codec does not write.
+    #[error("a {0} holds characters that UTF-8 cannot represent")]
+    NotUnicode(&'static str),
+}
+
+impl ValueError {
+    /// The `Error` the engine's `encode_variant` returns in the same case
+    /// (`ERR_INVALID_DATA` for a string the codec does not write, which the engine writes).
+    pub fn godot_error(&self) -> Error {
+        match self.kind {
+            ValueErrorKind::TooDeep(_) => Error::ERR_OUT_OF_MEMORY,
+            ValueErrorKind::NotInstantiable(_) => Error::ERR_INVALID_PARAMETER,
+            ValueErrorKind::ScriptWithoutPath(_) => Error::ERR_UNAVAILABLE,
+            ValueErrorKind::NotUnicode(_) => Error::ERR_INVALID_DATA,
+        }
+    }
+}
+
+/// How to write: the encoder's mode and depth limit.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteMode {
+    /// Objects whole (`var_to_bytes_with_objects`) rather than as instance ids.
+    pub full_objects: bool,
+}
+
+#[allow(non_snake_case)]
+fn ITERATED_DICTIONARY_MAX() -> usize {
+    static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *V.get_or_init(|| {
+        std::env::var("FVC_ITER_MAX")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(16)
+    })
+}
+
+/// Writes engine values through an [`Encoder`].
+pub struct VariantWriter<S: Sink> {
+    pub enc: Encoder<S>,
+    mode: WriteMode,
+    ffi: &'static Ffi,
+}
+
+/// Whether writing `v` (of type `t`) walks other values (and so calls into the engine per
+/// element), as opposed to a value whose size is known at once.
+pub fn holds_values(t: VariantType) -> bool {
+    matches!(
+        t,
+        VariantType::ARRAY | VariantType::DICTIONARY | VariantType::OBJECT
+    )
+}
+
+impl<S: Sink> VariantWriter<S> {
+    pub fn new(enc: Encoder<S>, mode: WriteMode) -> Self {
+        VariantWriter {
+            enc,
+            mode,
+            ffi: ffi(),
+        }
+    }
+
+    /// Writes `v`, at nesting `depth` (0 for a top-level value).
+    pub fn value(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {
+        let max_depth = self.enc.options().max_depth;
+        if depth > max_depth {
+            return Err(ValueError {
+                depth,
+                kind: ValueErrorKind::TooDeep(max_depth),
+            }
+            .into());
+        }
+        let t = self.ffi.type_of(v);
+        match t {
+            VariantType::NIL => self.enc.nil(),
+            // SAFETY (the reads): each arm reads the type the engine reported, with the
+            // layout the engine gives it.
+            VariantType::BOOL => self.enc.bool(unsafe { self.ffi.read::<u8>(v, t) } != 0),
+            VariantType::INT => self.enc.int(unsafe { self.ffi.read::<i64>(v, t) }),
+            VariantType::FLOAT => self.enc.float(unsafe { self.ffi.read::<f64>(v, t) }),
+            VariantType::STRING => {
+                let s: &GString = unsafe { self.ffi.borrow(v, t) };
+                let text = self.text(s, "String", depth)?;
+                self.enc.string(&text)?;
+            }
+            VariantType::VECTOR2 => self.reals::<2>(v, t, WireType::Vector2),
+            VariantType::VECTOR3 => self.reals::<3>(v, t, WireType::Vector3),
+            VariantType::COLOR => self.enc.color(unsafe { self.ffi.read(v, t) }),
+            VariantType::ARRAY | VariantType::DICTIONARY => {
+                stack_room::step(|| self.container(v, t, depth))?
+            }
+            _ => self.other(v, t, depth)?,
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn reals<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
+        // SAFETY: `t` is `v`'s type, a math type of N single-precision reals (this build's
+        // `real_t`, as gdext's own math types assume).
+        let r: [f32; N] = unsafe { self.ffi.read(v, t) };
+        self.enc.reals(wire, &Reals::Single(r));
+    }
+
+    /// The characters of an engine string, checked to be writable.
+    fn text<'s>(
+        &self,
+        s: &'s GString,
+        what: &'static str,
+        depth: usize,
+    ) -> Result<Utf32<'s>, ValueError> {
+        Utf32::new(self.ffi.chars(s)).ok_or(ValueError {
+            depth,
+            kind: ValueErrorKind::NotUnicode(what),
+        })
+    }
+
+    /// The types no walk leans on: out of line, keeping `value`'s frame small.
+    #[inline(never)]
+    fn other(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        // SAFETY (the reads): each arm reads the type the engine reported, with the layout
+        // the engine (and gdext, whose types mirror it) gives it.
+        unsafe {
+            match t {
+                VariantType::VECTOR2I => {
+                    self.enc.ints::<2>(WireType::Vector2i, self.ffi.read(v, t))
+                }
+                VariantType::RECT2 => {
+                    let r: Rect2 = self.ffi.read(v, t);
+                    let (p, s) = (r.position, r.size);
+                    self.enc
+                        .reals(WireType::Rect2, &Reals::Single([p.x, p.y, s.x, s.y]));
+                }
+                VariantType::RECT2I => self.enc.ints::<4>(WireType::Rect2i, self.ffi.read(v, t)),
+                VariantType::VECTOR3I => {
+                    self.enc.ints::<3>(WireType::Vector3i, self.ffi.read(v, t))
+                }
+                VariantType::TRANSFORM2D => {
+                    let m: Transform2D = self.ffi.read(v, t);
+                    let r = [m.a.x, m.a.y, m.b.x, m.b.y, m.origin.x, m.origin.y];
+                    self.enc.reals(WireType::Transform2D, &Reals::Single(r));
+                }
+                VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
+                VariantType::VECTOR4I => {
+                    self.enc.ints::<4>(WireType::Vector4i, self.ffi.read(v, t))
+                }
+                VariantType::PLANE => {
+                    let p: Plane = self.ffi.read(v, t);
+                    let r = [p.normal.x, p.normal.y, p.normal.z, p.d];
+                    self.enc.reals(WireType::Plane, &Reals::Single(r));
+                }
+                VariantType::QUATERNION => {
+                    let q: Quaternion = self.ffi.read(v, t);
+                    self.enc
+                        .reals(WireType::Quaternion, &Reals::Single([q.x, q.y, q.z, q.w]));
+                }
+                VariantType::AABB => {
+                    let b: Aabb = self.ffi.read(v, t);
+                    let (p, s) = (b.position, b.size);
+                    let r = [p.x, p.y, p.z, s.x, s.y, s.z];
+                    self.enc.reals(WireType::Aabb, &Reals::Single(r));
+                }
+                VariantType::BASIS => {
+                    let b: Basis = self.ffi.read(v, t);
+                    self.enc
+                        .reals(WireType::Basis, &Reals::Single(basis_rows(&b)));
+                }
+                VariantType::TRANSFORM3D => {
+                    let m: Transform3D = self.ffi.read(v, t);
+                    let r = basis_rows(&m.basis);
+                    let o = m.origin;
+                    let all = [
+                        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], o.x, o.y, o.z,
+                    ];
+                    self.enc.reals(WireType::Transform3D, &Reals::Single(all));
+                }
+                VariantType::PROJECTION => {
+                    let p: Projection = self.ffi.read(v, t);
+                    let mut columns = [0.0; 16];
+                    for (i, c) in p.cols.iter().enumerate() {
+                        columns[i * 4..i * 4 + 4].copy_from_slice(&[c.x, c.y, c.z, c.w]);
+                    }
+                    self.enc
+                        .reals(WireType::Projection, &Reals::Single(columns));
+                }
+                VariantType::STRING_NAME => {
+                    let name: &StringName = self.ffi.borrow(v, t);
+                    let s = GString::from(name);
+                    let text = self.text(&s, "StringName", depth)?;
+                    self.enc.string_name(&text)?;
+                }
+                VariantType::NODE_PATH => self.node_path(&v.to(), depth)?,
+                VariantType::RID => self.enc.rid(v.to::<Rid>().to_u64()),
+                VariantType::OBJECT => stack_room::step(|| self.object(v, depth))?,
+                VariantType::CALLABLE => self.enc.callable(),
+                VariantType::SIGNAL => {
+                    let signal: Signal = v.to();
+                    let name = GString::from(&signal.name());
+                    let text = self.text(&name, "Signal name", depth)?;
+                    // The engine writes the id even when its object is gone.
+                    let id = signal.object_id().map_or(0, |id| id.to_i64() as u64);
+                    self.enc.signal(&text, id)?;
+                }
+                VariantType::PACKED_BYTE_ARRAY => {
+                    let a = self.ffi.view::<PackedByteArray>(v, t);
+                    self.enc.packed_bytes(a.as_slice())?;
+                }
+                VariantType::PACKED_INT32_ARRAY => {
+                    let a = self.ffi.view::<PackedInt32Array>(v, t);
+                    self.enc.packed_int32s(a.as_slice())?;
+                }
+                VariantType::PACKED_INT64_ARRAY => {
+                    let a = self.ffi.view::<PackedInt64Array>(v, t);
+                    self.enc.packed_int64s(a.as_slice())?;
+                }
+                VariantType::PACKED_FLOAT32_ARRAY => {
+                    let a = self.ffi.view::<PackedFloat32Array>(v, t);
+                    self.enc.packed_float32s(a.as_slice())?;
+                }
+                VariantType::PACKED_FLOAT64_ARRAY => {
+                    let a = self.ffi.view::<PackedFloat64Array>(v, t);
+                    self.enc.packed_float64s(a.as_slice())?;
+                }
+                VariantType::PACKED_STRING_ARRAY => {
+                    let a = self.ffi.view::<PackedStringArray>(v, t);
+                    let strings = a.as_slice();
+                    self.enc.begin_packed_strings(strings.len())?;
+                    for s in strings {
+                        let text = self.text(s, "PackedStringArray", depth)?;
+                        self.enc.packed_string(&text)?;
+                    }
+                }
+                VariantType::PACKED_VECTOR2_ARRAY => {
+                    let a = self.ffi.view::<PackedVector2Array>(v, t);
+                    let items = plain::<Vector2, [f32; 2]>(a.as_slice());
+                    self.enc
+                        .packed_vectors(WireType::PackedVector2Array, items)?;
+                }
+                VariantType::PACKED_VECTOR3_ARRAY => {
+                    let a = self.ffi.view::<PackedVector3Array>(v, t);
+                    let items = plain::<Vector3, [f32; 3]>(a.as_slice());
+                    self.enc
+                        .packed_vectors(WireType::PackedVector3Array, items)?;
+                }
+                VariantType::PACKED_COLOR_ARRAY => {
+                    let a = self.ffi.view::<PackedColorArray>(v, t);
+                    self.enc.packed_colors(plain(a.as_slice()))?;
+                }
+                VariantType::PACKED_VECTOR4_ARRAY => {
+                    let a = self.ffi.view::<PackedVector4Array>(v, t);
+                    let items = plain::<Vector4, [f32; 4]>(a.as_slice());
+                    self.enc
+                        .packed_vectors(WireType::PackedVector4Array, items)?;
+                }
+                // Handled by `value`.
+                VariantType::NIL
+                | VariantType::BOOL
+                | VariantType::INT
+                | VariantType::FLOAT
+                | VariantType::STRING
+                | VariantType::VECTOR2
+                | VariantType::VECTOR3
+                | VariantType::COLOR
+                | VariantType::ARRAY
+                | VariantType::DICTIONARY => unreachable!("written by `value`"),
+                // A type newer than this build: the nearest the format has is nil.
+                _ => self.enc.nil(),
+            }
+        }
+        Ok(())
+    }
+
+    /// An Array or a Dictionary, elements read in place.
+    #[inline(never)]
+    fn container(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        let fail = |kind| ValueError { depth, kind };
+        let ffi = self.ffi;
+        // SAFETY: `v` is of type `t`; the engine value inside it is read while `v` is
+        // borrowed.
+        let at = unsafe { ffi.internal(v, t) };
+        if t == VariantType::ARRAY {
+            let element_type = if unsafe { ffi.array_is_typed(at) } {
+                self.container_type(v, ARRAY_TYPE_QUERIES).map_err(fail)?
+            } else {
+                ContainerType::Untyped
+            };
+            let len = unsafe { ffi.array_size(at) };
+            self.enc.begin_array(&element_type, len)?;
+            for i in 0..len {
+                // SAFETY: below the size, and nothing runs between that could resize it
+                // (elements are read, not converted by script code; property getters run
+                // for full objects only read their own object).
+                let item = unsafe { ffi.array_element(at.cast(), i) };
+                self.value(item, depth + 1)?;
+            }
+            return Ok(());
+        }
+        let (key_type, value_type) = if unsafe { ffi.dictionary_is_typed(at) } {
+            (
+                self.container_type(v, KEY_TYPE_QUERIES).map_err(fail)?,
+                self.container_type(v, VALUE_TYPE_QUERIES).map_err(fail)?,
+            )
+        } else {
+            (ContainerType::Untyped, ContainerType::Untyped)
+        };
+        let len = unsafe { ffi.dictionary_size(at) };
+        if len <= ITERATED_DICTIONARY_MAX() && !self.mode.full_objects {
+            // In place, by the engine's iteration (no script can change the dictionary
+            // meanwhile: none runs without full objects).
+            self.enc.begin_dictionary(&key_type, &value_type, len)?;
+            ffi.for_each_entry(v, |key, value| {
+                self.value(key, depth + 1)?;
+                self.value(value, depth + 1)
+            })?;
+        } else {
+            // Its entries in order, as two arrays the engine fills from its own list (a
+            // snapshot, which property getters run meanwhile cannot change).
+            // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
+            let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
+            let inner = InnerDictionary::from_outer(&dictionary);
+            let keys: AnyArray = inner.keys();
+            let values: AnyArray = inner.values();
+            let len = keys.len();
+            self.enc.begin_dictionary(&key_type, &value_type, len)?;
+            for i in 0..len {
+                // SAFETY: both arrays have `len` elements and are held here.
+                let (key, value) = unsafe {
+                    (
+                        ffi.array_element(keys.sys(), i),
+                        ffi.array_element(values.sys(), i),
+                    )
+                };
+                self.value(key, depth + 1)?;
+                self.value(value, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {
+        // A freed (or null) object fails to convert; the engine writes it as nil.
+        let Ok(object) = v.try_to::<Gd<Object>>() else {
+            self.enc.null_object();
+            return Ok(());
+        };
+        if !self.mode.full_objects {
+            // Ids are 64-bit patterns; gdext hands them out as i64.
+            self.enc.object_id(object.instance_id().to_i64() as u64);
+            return Ok(());
+        }
+        let fail = |kind| ValueError { depth, kind };
+        let class = object.get_class();
+        let class_text = self.text(&class, "class name", depth)?;
+        if !ClassDb::singleton().can_instantiate(&StringName::from(&class)) {
+            return Err(fail(ValueErrorKind::NotInstantiable(class.to_string())).into());
+        }
+        // The stored properties, in the object's order, as `get_property_list` gives them.
+        let storage = PropertyUsageFlags::STORAGE.ord() as i64;
+        let mut names = Vec::new();
+        for info in object.get_property_list().iter_shared() {
+            let usage = info.get("usage").and_then(|u| u.try_to::<i64>().ok());
+            if usage.unwrap_or(0) & storage == 0 {
+                continue;
+            }
+            let name: GString = info
+                .get("name")
+                .and_then(|n| n.try_to().ok())
+                .unwrap_or_default();
+            names.push(name);
+        }
+        self.enc.begin_full_object(&class_text, names.len())?;
+        for name in &names {
+            let text = self.text(name, "property name", depth)?;
+            self.enc.string_body(&text)?;
+            if *name == SCRIPT_PROPERTY {
+                match script_path(&object).map_err(fail)? {
+                    Some(path) => self.enc.script_path(&path)?,
+                    None => self.enc.nil(),
+                }
+            } else {
+                self.value(&object.get(&StringName::from(name)), depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn node_path(&mut self, path: &NodePath, depth: usize) -> Result<(), WriteError> {
+        let names: Vec<GString> = (0..path.get_name_count())
+            .map(|i| GString::from(&path.get_name(i)))
+            .collect();
+        let subnames: Vec<GString> = (0..path.get_subname_count())
+            .map(|i| GString::from(&path.get_subname(i)))
+            .collect();
+        self.enc
+            .begin_node_path(names.len(), subnames.len(), path.is_absolute())?;
+        for name in names.iter().chain(&subnames) {
+            let text = self.text(name, "NodePath", depth)?;
+            self.enc.string_body(&text)?;
+        }
+        Ok(())
+    }
+
+    /// The element type of the Array or Dictionary in `v` as `_encode_container_type`
+    /// writes it: in id mode every object type as `EncodedObjectAsID`; in full mode a
+    /// script type as the script's path.
+    ///
+    /// It asks the engine by method name: gdext 0.5.5's `element_type()` registers the class
+    /// name so that gdext's own later use of that engine class panics. Typed containers
+    /// are the exception, so the few calls are of no weight.
+    fn container_type(
+        &self,
+        v: &Variant,
+        queries: TypeQueries,
+    ) -> Result<ContainerType, ValueErrorKind> {
+        let [is_typed, builtin, class_name, script] = queries;
+        if !v.call(is_typed, &[]).booleanize() {
+            return Ok(ContainerType::Untyped);
+        }
+        let builtin = v.call(builtin, &[]).try_to::<i64>().unwrap_or(0);
+        let class_name: StringName = v.call(class_name, &[]).try_to().unwrap_or_default();
+        let script = v.call(script, &[]).try_to::<Gd<Resource>>().ok();
+        let placeholder = || ContainerType::ClassName(ENCODED_OBJECT_AS_ID.to_owned());
+        let full = self.mode.full_objects;
+        Ok(match script {
+            Some(script) if full => ContainerType::Script(utf8(&script.get_path(), "script path")?),
+            Some(_) => placeholder(),
+            None if !class_name.is_empty() && full => {
+                ContainerType::ClassName(utf8(&GString::from(&class_name), "class name")?)
+            }
+            None if !class_name.is_empty() => placeholder(),
+            // A builtin type; a Nil-typed half of a dictionary is untyped.
+            None => u32::try_from(builtin)
+                .ok()
+                .and_then(WireType::from_id)
+                .filter(|&t| t != WireType::Nil)
+                .map_or(ContainerType::Untyped, ContainerType::Builtin),
+        })
+    }
+}
+
+/// The names of a container's `is_typed…`, `get_typed…_builtin`, `…_class_name` and
+/// `…_script` methods.
+type TypeQueries = [&'static str; 4];
+const ARRAY_TYPE_QUERIES: TypeQueries = [
+    "is_typed",
+    "get_typed_builtin",
+    "get_typed_class_name",
+    "get_typed_script",
+];
+const KEY_TYPE_QUERIES: TypeQueries = [
+    "is_typed_key",
+    "get_typed_key_builtin",
+    "get_typed_key_class_name",
+    "get_typed_key_script",
+];
+const VALUE_TYPE_QUERIES: TypeQueries = [
+    "is_typed_value",
+    "get_typed_value_builtin",
+    "get_typed_value_class_name",
+    "get_typed_value_script",
+];
+
+/// The `script` property as the engine writes it: the script's `res://` path, or nil.
+fn script_path(object: &Gd<Object>) -> Result<Option<String>, ValueErrorKind> {
+    let Ok(script) = object.get(SCRIPT_PROPERTY).try_to::<Gd<Resource>>() else {
+        return Ok(None);
+    };
+    let path = utf8(&script.get_path(), "script path")?;
+    if path.starts_with(RESOURCE_PREFIX) {
+        Ok(Some(path))
+    } else {
+        Err(ValueErrorKind::ScriptWithoutPath(path))
+    }
+}
+
+/// A string as a Rust `String`, when it is Unicode (for the rare strings kept as such).
+fn utf8(s: &GString, what: &'static str) -> Result<String, ValueErrorKind> {
+    let text = Utf32::new(ffi().chars(s)).ok_or(ValueErrorKind::NotUnicode(what))?;
+    let mut bytes = Vec::new();
+    godot_variant_codec::wire::Text::put_utf8(&text, &mut bytes);
+    String::from_utf8(bytes).map_err(|_| ValueErrorKind::NotUnicode(what))
+}
+
+/// A basis as the wire has it: row by row.
+fn basis_rows(b: &Basis) -> [f32; 9] {
+    let [x, y, z] = b.rows;
+    [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z]
+}
+
+/// A slice of gdext math values as the plain arrays of their components.
+fn plain<T, P: Copy>(items: &[T]) -> &[P] {
+    const { assert!(std::mem::size_of::<T>() == std::mem::size_of::<P>()) };
+    const { assert!(std::mem::align_of::<T>() >= std::mem::align_of::<P>()) };
+    // SAFETY: gdext's Vector2/3/4 and Color are `repr(C)` structs of `f32`s with no
+    // padding (this build's `real_t`), the same size as `P` (checked above).
+    unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<P>(), items.len()) }
+}
+
+/// Writes into memory sized beforehand (the PackedByteArray the bytes are returned in),
+/// copying large packed arrays in parallel.
+pub struct OutSink<'a>(SliceSink<'a>);
+
+impl<'a> OutSink<'a> {
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        OutSink(SliceSink::new(buf))
+    }
+
+    /// Whether exactly the whole memory was written.
+    pub fn is_full(&self) -> bool {
+        self.0.is_full()
+    }
+}
+
+impl Sink for OutSink<'_> {
+    #[inline]
+    fn position(&self) -> usize {
+        self.0.position()
+    }
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        self.0.put_bytes(bytes)
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        self.0.put_zeros(n)
+    }
+    #[inline]
+    fn put<T: Plain>(&mut self, value: T) {
+        self.0.put(value)
+    }
+    fn put_slice<T: Plain>(&mut self, items: &[T]) {
+        let bytes = memory_of(items);
+        if bytes.len() < parallel::PARALLEL_COPY_MIN {
+            self.0.put_bytes(bytes);
+        } else if let Some(out) = self.0.next_bytes(bytes.len()) {
+            parallel::copy(out, bytes);
+        }
+    }
+    #[inline]
+    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        self.0.put_with(n, fill)
+    }
+}
+
+/// A new PackedByteArray holding `bytes` (copied in parallel when large).
+pub fn packed_bytes(bytes: &[u8]) -> PackedByteArray {
+    let mut out = PackedByteArray::new();
+    out.resize(bytes.len());
+    parallel::copy(out.as_mut_slice(), bytes);
+    out
+}
+
+thread_local! {
+    /// The buffer a container is written into, kept between calls on this thread.
+    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Above this, the thread's buffer is given back to the allocator after use.
+const KEPT_BUFFER: usize = 1 << 20;
+
+/// Runs `work` with this thread's buffer, empty (a call made while it is lent out, from a
+/// script run by a property getter, gets a new one).
+pub fn with_buffer<R>(work: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    let mut buffer = BUFFER.take();
+    buffer.clear();
+    let result = work(&mut buffer);
+    if buffer.capacity() <= KEPT_BUFFER {
+        BUFFER.set(buffer);
+    }
+    result
+}
+
+/// A sink writing into memory sized beforehand, which can tell whether it was filled.
+pub trait Filled: Sink {
+    fn is_full(&self) -> bool;
+}
+
+impl Filled for OutSink<'_> {
+    fn is_full(&self) -> bool {
+        self.0.is_full()
+    }
+}
+
+/// Writes `v` into the memory `memory(size)` gives once the size is known, through the
+/// sink `sink` makes of it.
+///
+/// A value whose size is known without walking other values (a packed array, a string…)
+/// is sized first, then written straight into that memory. A container is written in one
+/// walk into a buffer, then copied: a second walk to size it would cost more than the copy
+/// (the walk calls into the engine per element; the copy is a memcpy).
+pub fn encode_with<'m, S: Filled>(
+    v: &Variant,
+    opts: EncodeOptions,
+    mode: WriteMode,
+    memory: impl FnOnce(usize) -> &'m mut [u8],
+    sink: impl FnOnce(&'m mut [u8]) -> S,
+) -> Result<(), WriteError> {
+    if holds_values(ffi().type_of(v)) {
+        return with_buffer(|buffer| {
+            VariantWriter::new(Encoder::new(&mut *buffer, opts), mode).value(v, 0)?;
+            parallel::copy(memory(buffer.len()), buffer);
+            Ok(())
+        });
+    }
+    let size = encoded_size(v, opts, mode)?;
+    let mut writer = VariantWriter::new(Encoder::new(sink(memory(size)), opts), mode);
+    writer.value(v, 0)?;
+    // Nothing runs between the two walks of a value that holds no others.
+    assert!(
+        writer.enc.sink().is_full(),
+        "the value changed while it was written"
+    );
+    Ok(())
+}
+
+/// The bytes of `v`, in a new PackedByteArray.
+pub fn encode_packed(
+    v: &Variant,
+    opts: EncodeOptions,
+    mode: WriteMode,
+) -> Result<PackedByteArray, WriteError> {
+    let mut out = PackedByteArray::new();
+    let bytes = &mut out;
+    encode_with(
+        v,
+        opts,
+        mode,
+        |size| {
+            bytes.resize(size);
+            bytes.as_mut_slice()
+        },
+        OutSink::new,
+    )?;
+    Ok(out)
+}
+
+/// How many bytes `v` takes, from a walk that only counts.
+pub fn encoded_size(
+    v: &Variant,
+    opts: EncodeOptions,
+    mode: WriteMode,
+) -> Result<usize, WriteError> {
+    let mut counter = VariantWriter::new(Encoder::new(SizeCounter::default(), opts), mode);
+    counter.value(v, 0)?;
+    Ok(counter.enc.sink().0)
+}
