@@ -1,25 +1,29 @@
 ## The benchmark: FastVariantCodec against the engine's own var_to_bytes / bytes_to_var, in
 ## one Godot process, on the workloads of the speed targets.
 ##
-##   godot --headless --path godot_project --script res://bench/bench.gd [-- --out=/abs/bench.md] [-- --runs=N]
+##   godot --headless --path godot_project --script res://bench/bench.gd [-- --out=/abs/bench.md --runs=N]
 ##
 ## Every codec result is first checked against the engine's (the same bytes; decoded values
-## that the engine encodes back to the input bytes). Each time is the best of RUNS runs
-## (engine and codec runs interleaved, so that both see the same load); the ratio is engine
-## time / codec time. Prints one table and writes it as markdown to user://bench.md or to
-## the path given with --out=. Quits with 0 (targets missed included: the table says so),
-## 1 on a mismatch or an error.
+## that the engine encodes back to the input bytes), and a last check makes sure codec
+## calls leave no engine memory behind. Each time is the best of N runs (default 11; engine
+## and codec runs interleaved, so that both see the same load); the ratio is engine time /
+## codec time. Prints one table and writes it as markdown to user://bench.md or to the
+## path given with --out=. Quits with 0 (targets missed included: the table says so), 1 on
+## a mismatch or an error.
+##
+## profile.gd runs one of these workloads in a loop, for a profiler.
 extends SceneTree
 
 const Data := preload("res://bench/workloads.gd")
-const DEFAULT_RUNS := 9
+const DEFAULT_RUNS := 11
 
 var _runs := DEFAULT_RUNS
 var _ok := true
 var _codec := FastVariantCodec.new()
 ## Holds the last result so that freeing it is not timed.
 var _keep: Variant = null
-## Rows of the table: [workload, engine ms, codec ms, target ratio (0: none), extra].
+## Rows of the table: [workload, engine ms, codec ms (-1: a reference row), target ratio
+## (0: none), bytes (0: no GB/s)].
 var _rows: Array = []
 
 
@@ -41,6 +45,7 @@ func _initialize() -> void:
 	bench_one("Dictionary, 10k entries of [int, float, String, Vector3]", Data.make_big_dictionary(), 1.0)
 	bench_batches()
 	bench_small()
+	check_no_leak()
 
 	var table := render_table()
 	print("")
@@ -136,18 +141,60 @@ func bench_small() -> void:
 		var values := []
 		for i in count:
 			values.append(Data.make_small_dictionary(i))
-		var packets := Data.engine_encode_loop(values)
-		if not check_batch("%d small dictionaries" % count, values, packets):
-			return
-		var n := maxi(1, 2048 / count)
-		compare("`encode_batch` of %d small dictionaries (baseline: loop of `codec.encode`)" % count,
-				func() -> Variant: return repeat(func() -> Variant: return codec_encode_loop(values), n),
-				func() -> Variant: return repeat(func() -> Variant: return _codec.encode_batch(values), n),
-				1.0, 0, n)
-		compare("`decode_batch` of %d small dictionaries (baseline: loop of `codec.decode`)" % count,
+		bench_small_batch("%d small dictionaries" % count, values, true)
+	# Packed arrays of 64 KiB: below 1 MiB in all, a batch copies on the calling thread
+	# alone; from there, it shares the copies with the pool.
+	for count in [1, 4, 16, 64]:
+		var values := []
+		for i in count:
+			values.append(Data.make_floats(16_384, i))
+		bench_small_batch("%d PackedFloat32Arrays of 16k floats" % count, values, false)
+
+
+## A batch of a few values against calling the codec once per value: a batch must not be
+## slower, whatever its size.
+func bench_small_batch(label: String, values: Array, with_decode: bool) -> void:
+	var packets := Data.engine_encode_loop(values)
+	if not check_batch(label, values, packets):
+		return
+	var size := 0
+	for p in packets:
+		size += p.size()
+	var n := maxi(1, 512 * 1024 / maxi(size, 1))
+	compare("`encode_batch` of %s (baseline: loop of `codec.encode`)" % label,
+			func() -> Variant: return repeat(func() -> Variant: return codec_encode_loop(values), n),
+			func() -> Variant: return repeat(func() -> Variant: return _codec.encode_batch(values), n),
+			1.0, 0, n)
+	if with_decode:
+		compare("`decode_batch` of %s (baseline: loop of `codec.decode`)" % label,
 				func() -> Variant: return repeat(func() -> Variant: return codec_decode_loop(packets), n),
 				func() -> Variant: return repeat(func() -> Variant: return _codec.decode_batch(packets), n),
 				1.0, 0, n)
+
+
+## Codec calls leave no memory behind (the binding borrows engine values without taking
+## references, and moves the values it makes into their containers).
+func check_no_leak() -> void:
+	var values := [Data.make_small_dictionary(1), {"a": [1, 2.5, "x", Vector3.ONE], "b": PackedFloat32Array([1, 2])},
+			PackedStringArray(["s", "t"]), [PackedInt64Array([7]), "z"]]
+	var packets := Data.engine_encode_loop(values)
+	var round := func() -> void:
+		for i in 200:
+			for v in values:
+				_codec.encode(v)
+				_codec.encoded_size(v)
+			for p in packets:
+				_codec.decode(p)
+			_codec.encode_batch(values)
+			_codec.decode_batch(packets)
+			_codec.encode_stream(values)
+	round.call()
+	var before := OS.get_static_memory_usage()
+	round.call()
+	round.call()
+	var grown := OS.get_static_memory_usage() - before
+	if grown > 64 * 1024:
+		mismatch("memory", "codec calls left %d bytes of engine memory behind" % grown)
 
 
 func codec_encode_loop(values: Array) -> Array[PackedByteArray]:

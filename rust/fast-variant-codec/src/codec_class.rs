@@ -3,27 +3,31 @@
 //!
 //! Threads: GDScript `Thread`s and `WorkerThreadPool` tasks may call one instance at once
 //! (the crate is built with gdext's `experimental-threads`). Every method takes `&self`,
-//! so calls share the instance; a property setter waits for running calls to end. The
-//! outcome of the last call (error, decoded size) sits behind a `Mutex`; with several
+//! so calls share the instance; so do the property setters, whose values are atomics: a
+//! call reads the properties once, when it starts, and a setter never waits for running
+//! calls (gdext's `&mut self` setters could fail against another thread's running call).
+//! The outcome of the last call (error, decoded size) sits behind a `Mutex`; with several
 //! threads on one instance, "last" is whichever call finished last, so a thread that reads
 //! `get_error()` should have its own instance.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use godot::builtin::inner::InnerArray;
 use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant};
 use godot::global::Error;
+use godot::meta::shape::GodotShape;
+use godot::meta::GodotConvert;
+use godot::register::property::Var;
 use godot::register::{godot_api, GodotClass};
 use godot::sys::GodotFfi;
-use godot_variant_codec::stream::decode_frames;
+use godot_variant_codec::stream::{frame_at, FrameError, FrameErrorKind};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder, Precision, MAX_RECURSION_DEPTH};
 
 use crate::batch;
 use crate::failure::Failure;
 use crate::raw::ffi;
-use crate::read::decode_variant;
-use crate::to_variant::variant;
+use crate::read::{decode_variant, ReadError};
 use crate::write::{self, encode_packed, VariantWriter, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
@@ -37,30 +41,31 @@ use crate::write::{self, encode_packed, VariantWriter, WriteMode};
 /// they return an empty array or [code]null[/code] and [method get_error] /
 /// [method get_error_message] tell what went wrong and at which byte.
 ///
-/// The batch methods work on many values at once, in parallel. Any thread may call the
-/// codec; use one instance per thread when you read [method get_error] after a call.
+/// The batch methods work on many values in one call (faster than one call per value;
+/// large packed arrays are copied on several threads). Any thread may call the codec; use
+/// one instance per thread when you read [method get_error] after a call.
 #[derive(GodotClass)]
 #[class(base = RefCounted, init)]
 pub struct FastVariantCodec {
     /// Encode objects whole — class and stored properties, script as its [code]res://[/code]
     /// path — like [method @GlobalScope.var_to_bytes_with_objects]. Off, an object is
     /// written as its instance id, like [method @GlobalScope.var_to_bytes].
-    #[var]
-    full_objects: bool,
+    #[var(set = set_full_objects)]
+    full_objects: Shared<AtomicBool>,
     /// Decode whole objects, instantiating their classes, like
     /// [method @GlobalScope.bytes_to_var_with_objects]. Off, bytes holding a whole object
     /// fail with [constant ERR_UNAUTHORIZED]; instance ids decode to
     /// [EncodedObjectAsID] either way. Only allow objects from trusted bytes: instantiating
     /// and setting properties can run any script.
-    #[var]
-    allow_objects: bool,
+    #[var(set = set_allow_objects)]
+    allow_objects: Shared<AtomicBool>,
     /// Deepest nesting of Arrays, Dictionaries and objects written or read, from 0 to
     /// 1024, the engine's limit (which also stops a cyclic Array or Dictionary). Values
     /// outside are clamped.
     #[var(set = set_max_depth)]
     // A literal, as the class reference shows it (checked against the codec's below).
-    #[init(val = 1024)]
-    max_depth: i64,
+    #[init(val = Shared(AtomicI64::new(1024)))]
+    max_depth: Shared<AtomicI64>,
     last_call: Mutex<LastCall>,
 }
 
@@ -74,12 +79,76 @@ struct LastCall {
     decoded_size: usize,
 }
 
+/// A property's value, which any thread may read or set while calls run (see the module
+/// docs); to Godot, a plain `bool` or `int` property.
+#[derive(Debug, Default)]
+pub struct Shared<A>(A);
+
+impl GodotConvert for Shared<AtomicBool> {
+    type Via = bool;
+    fn godot_shape() -> GodotShape {
+        bool::godot_shape()
+    }
+}
+
+impl Var for Shared<AtomicBool> {
+    type PubType = bool;
+    fn var_get(field: &Self) -> bool {
+        field.0.load(Ordering::Relaxed)
+    }
+    fn var_set(field: &mut Self, value: bool) {
+        field.0.store(value, Ordering::Relaxed)
+    }
+    fn var_pub_get(field: &Self) -> bool {
+        Self::var_get(field)
+    }
+    fn var_pub_set(field: &mut Self, value: bool) {
+        Self::var_set(field, value)
+    }
+}
+
+impl GodotConvert for Shared<AtomicI64> {
+    type Via = i64;
+    fn godot_shape() -> GodotShape {
+        i64::godot_shape()
+    }
+}
+
+impl Var for Shared<AtomicI64> {
+    type PubType = i64;
+    fn var_get(field: &Self) -> i64 {
+        field.0.load(Ordering::Relaxed)
+    }
+    fn var_set(field: &mut Self, value: i64) {
+        field.0.store(value, Ordering::Relaxed)
+    }
+    fn var_pub_get(field: &Self) -> i64 {
+        Self::var_get(field)
+    }
+    fn var_pub_set(field: &mut Self, value: i64) {
+        Self::var_set(field, value)
+    }
+}
+
 #[godot_api]
 impl FastVariantCodec {
+    /// Sets [member full_objects].
+    #[func]
+    fn set_full_objects(&self, value: bool) {
+        self.full_objects.0.store(value, Ordering::Relaxed);
+    }
+
+    /// Sets [member allow_objects].
+    #[func]
+    fn set_allow_objects(&self, value: bool) {
+        self.allow_objects.0.store(value, Ordering::Relaxed);
+    }
+
     /// Sets [member max_depth], clamped to 0..1024.
     #[func]
-    fn set_max_depth(&mut self, depth: i64) {
-        self.max_depth = depth.clamp(0, MAX_RECURSION_DEPTH as i64);
+    fn set_max_depth(&self, depth: i64) {
+        let depth = depth.clamp(0, MAX_RECURSION_DEPTH as i64);
+        self.max_depth.0.store(depth, Ordering::Relaxed);
     }
 
     /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with
@@ -179,9 +248,9 @@ impl FastVariantCodec {
             .map_or_else(String::new, |failure| failure.message.clone())
     }
 
-    /// [method encode] for every value of [param values], in parallel: the same bytes,
-    /// in the same order. A value that fails gives an empty array; [method get_error]
-    /// then tells about the first that failed.
+    /// [method encode] for every value of [param values], in one call: the same bytes, in
+    /// the same order. A value that fails gives an empty array; [method get_error] then
+    /// tells about the first that failed.
     #[func]
     fn encode_batch(&self, values: AnyArray) -> Array<PackedByteArray> {
         let result = guarded(|| {
@@ -191,16 +260,7 @@ impl FastVariantCodec {
                 self.write_mode(),
             ))
         });
-        let packets = self.finish_batch(result, PackedByteArray::new);
-        let mut out = Array::<PackedByteArray>::new();
-        // SAFETY: a new array held only here, typed PackedByteArray, given only those.
-        unsafe {
-            InnerArray::from_outer_typed(&out).resize(packets.len() as i64);
-            for (i, packet) in packets.into_iter().enumerate() {
-                ffi().set_array_element(out.sys_mut(), i, Variant::from(packet));
-            }
-        }
-        out
+        self.finish_batch(result).unwrap_or_default()
     }
 
     /// [method decode] for every packet of [param packets] (each a [PackedByteArray]): the
@@ -209,16 +269,7 @@ impl FastVariantCodec {
     #[func]
     fn decode_batch(&self, packets: AnyArray) -> VarArray {
         let result = guarded(|| Ok(batch::decode(&packets, &self.decode_options())));
-        let values = self.finish_batch(result, Variant::nil);
-        let mut out = VarArray::new();
-        // SAFETY: a new untyped array held only here.
-        unsafe {
-            InnerArray::from_outer(&out).resize(values.len() as i64);
-            for (i, value) in values.into_iter().enumerate() {
-                ffi().set_array_element(out.sys_mut(), i, value);
-            }
-        }
-        out
+        self.finish_batch(result).unwrap_or_default()
     }
 
     /// All [param values] as one stream: each as a 32-bit little-endian length, then its
@@ -254,10 +305,35 @@ impl FastVariantCodec {
     #[func]
     fn decode_stream(&self, bytes: PackedByteArray) -> VarArray {
         let result = guarded(|| {
-            let values = decode_frames(bytes.as_slice(), &self.decode_options())?;
+            let data = bytes.as_slice();
+            let opts = self.decode_options();
+            let mut values = Vec::new();
+            let mut offset = 0;
+            while offset < data.len() {
+                let index = values.len();
+                let frame_error = |kind| {
+                    Failure::from(FrameError {
+                        index,
+                        frame_offset: offset,
+                        kind,
+                    })
+                };
+                let frame = frame_at(data, offset).map_err(frame_error)?;
+                let (value, _) =
+                    decode_variant(frame.body, frame.body_offset, &opts).map_err(|e| match e {
+                        ReadError::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
+                        ReadError::Value(e) => Failure::from(e).of_element(index),
+                    })?;
+                values.push(value);
+                offset += frame.len;
+            }
             let mut array = VarArray::new();
-            for (i, value) in values.iter().enumerate() {
-                array.push(&variant(value).map_err(|e| Failure::from(e).of_element(i))?);
+            // SAFETY: a new untyped array held only here.
+            unsafe {
+                ffi().array_resize(array.sys_mut(), values.len());
+                for (i, value) in values.into_iter().enumerate() {
+                    ffi().set_array_element(array.sys_mut(), i, value);
+                }
             }
             Ok(array)
         });
@@ -268,7 +344,7 @@ impl FastVariantCodec {
 impl FastVariantCodec {
     fn write_mode(&self) -> WriteMode {
         WriteMode {
-            full_objects: self.full_objects,
+            full_objects: self.full_objects.0.load(Ordering::Relaxed),
         }
     }
 
@@ -282,14 +358,14 @@ impl FastVariantCodec {
 
     fn decode_options(&self) -> DecodeOptions {
         DecodeOptions {
-            allow_objects: self.allow_objects,
+            allow_objects: self.allow_objects.0.load(Ordering::Relaxed),
             max_depth: self.depth_limit(),
         }
     }
 
     fn depth_limit(&self) -> usize {
         // `set_max_depth` keeps it in 0..=1024.
-        usize::try_from(self.max_depth).unwrap_or(0)
+        usize::try_from(self.max_depth.0.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
     fn last_call(&self) -> std::sync::MutexGuard<'_, LastCall> {
@@ -299,29 +375,12 @@ impl FastVariantCodec {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Records the outcome of a batch: the first element that failed, by its index, or
-    /// the failure of the whole call (no results then). `empty` stands in for a failed element.
-    fn finish_batch<T>(
-        &self,
-        result: Result<Vec<Result<T, Failure>>, Failure>,
-        empty: impl Fn() -> T,
-    ) -> Vec<T> {
-        let Some(items) = self.finish(result) else {
-            return Vec::new();
-        };
-        let mut first_failure = None;
-        let items = items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| {
-                item.unwrap_or_else(|failure| {
-                    first_failure.get_or_insert_with(|| failure.of_element(i));
-                    empty()
-                })
-            })
-            .collect();
+    /// Records the outcome of a batch: the first element that failed (by its index), or
+    /// the failure of the whole call (no results then).
+    fn finish_batch<T>(&self, result: Result<(T, Option<Failure>), Failure>) -> Option<T> {
+        let (items, first_failure) = self.finish(result)?;
         self.finish(first_failure.map_or(Ok(()), Err));
-        items
+        Some(items)
     }
 
     /// Records the outcome of a call (keeping the decoded size of the last `decode`).

@@ -86,7 +86,7 @@ pub fn run(count: usize, job: &(dyn Fn(usize) + Sync)) {
 
 /// Copies below this many bytes run on the calling thread alone: sharing them costs
 /// more than it can save (measured with bench/bench.gd on 2 cores).
-pub const PARALLEL_COPY_MIN: usize = 4 << 20;
+pub const PARALLEL_COPY_MIN: usize = 1 << 20;
 
 /// The pieces a shared copy is cut into.
 const COPY_PIECE: usize = 512 * 1024;

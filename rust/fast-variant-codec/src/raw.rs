@@ -3,8 +3,9 @@
 //! a String's UTF-32 characters in place, Variants made without a call into the engine.
 //!
 //! gdext's safe API converts (copies, with reference counting, through a call into the
-//! engine) at every step, and walks a Dictionary with three hash lookups per entry. Here
-//! reading an element costs at most one call and no copy.
+//! engine) at every step, and walks a Dictionary with three hash lookups per entry. Here an
+//! Array element costs one call, a Dictionary entry two (the engine's own iteration and
+//! lookup), and nothing is copied.
 //!
 //! Two levels:
 //! - the GDExtension interface (functions that read a value in place, construct a String
@@ -41,10 +42,10 @@ pub struct Ffi {
     internal: [sys::GDExtensionVariantGetInternalPtrFunc; TYPES],
     iter_init: sys::GDExtensionInterfaceVariantIterInit,
     iter_next: sys::GDExtensionInterfaceVariantIterNext,
+    dictionary_index_const: sys::GDExtensionInterfaceDictionaryOperatorIndexConst,
     array_index_const: sys::GDExtensionInterfaceArrayOperatorIndexConst,
     array_index: sys::GDExtensionInterfaceArrayOperatorIndex,
     dictionary_index: sys::GDExtensionInterfaceDictionaryOperatorIndex,
-    dictionary_index_const: sys::GDExtensionInterfaceDictionaryOperatorIndexConst,
     string_to_utf32: sys::GDExtensionInterfaceStringToUtf32Chars,
     string_index_const: sys::GDExtensionInterfaceStringOperatorIndexConst,
     string_from_latin1: sys::GDExtensionInterfaceStringNewWithLatin1CharsAndLen,
@@ -94,10 +95,10 @@ pub fn ffi() -> &'static Ffi {
             }),
             iter_init: interface.variant_iter_init,
             iter_next: interface.variant_iter_next,
+            dictionary_index_const: interface.dictionary_operator_index_const,
             array_index_const: interface.array_operator_index_const,
             array_index: interface.array_operator_index,
             dictionary_index: interface.dictionary_operator_index,
-            dictionary_index_const: interface.dictionary_operator_index_const,
             string_to_utf32: interface.string_to_utf32_chars,
             string_index_const: interface.string_operator_index_const,
             string_from_latin1: interface.string_new_with_latin1_chars_and_len,
@@ -112,7 +113,12 @@ pub fn ffi() -> &'static Ffi {
                 "is_typed",
                 IS_TYPED_HASH,
             ),
-            bytes_resize: method(interface, VariantType::PACKED_BYTE_ARRAY, "resize", RESIZE_HASH),
+            bytes_resize: method(
+                interface,
+                VariantType::PACKED_BYTE_ARRAY,
+                "resize",
+                RESIZE_HASH,
+            ),
             bytes_index: interface.packed_byte_array_operator_index,
             layout: false,
         };
@@ -432,12 +438,19 @@ impl Ffi {
     /// `bytes` must point to a live PackedByteArray that may be changed and that outlives
     /// `'a` without being changed otherwise.
     pub unsafe fn resize_bytes<'a>(&self, bytes: *mut c_void, size: usize) -> &'a mut [u8] {
-        let m = self.bytes_resize.expect("the engine has PackedByteArray::resize");
+        let m = self
+            .bytes_resize
+            .expect("the engine has PackedByteArray::resize");
         let new_size = size as i64;
         let args = [std::ptr::from_ref(&new_size).cast::<c_void>()];
         let mut error = 0i64;
         unsafe {
-            m(bytes.cast(), args.as_ptr().cast(), std::ptr::from_mut(&mut error).cast(), 1);
+            m(
+                bytes.cast(),
+                args.as_ptr().cast(),
+                std::ptr::from_mut(&mut error).cast(),
+                1,
+            );
             if size == 0 || error != 0 {
                 return &mut [];
             }

@@ -143,9 +143,13 @@ impl Build for VariantBuilder {
         element_type: &ContainerType,
         capacity: usize,
     ) -> Result<ArrayFill, ReadError> {
-        let spec = element_spec(element_type)?;
-        let mut array = typed_array(&spec);
-        let typed = spec.is_typed();
+        let (mut array, typed) = match element_type {
+            ContainerType::Untyped => (VarArray::new(), false),
+            typed => {
+                let spec = element_spec(typed)?;
+                (typed_array(&spec), spec.is_typed())
+            }
+        };
         let reserved = if typed { 0 } else { capacity };
         if reserved > 0 {
             // SAFETY: a new untyped array held only here.
@@ -175,7 +179,11 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
-    fn end_array(&mut self, mut fill: ArrayFill) -> Result<Variant, ReadError> {
+    fn end_array(
+        &mut self,
+        mut fill: ArrayFill,
+        _element_type: ContainerType,
+    ) -> Result<Variant, ReadError> {
         if fill.len < fill.reserved {
             // SAFETY: as in `begin_array`.
             unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
@@ -215,7 +223,12 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
-    fn end_dictionary(&mut self, fill: DictionaryFill) -> Result<Variant, ReadError> {
+    fn end_dictionary(
+        &mut self,
+        fill: DictionaryFill,
+        _key_type: ContainerType,
+        _value_type: ContainerType,
+    ) -> Result<Variant, ReadError> {
         Ok(if fill.typed {
             fill.dictionary.to_variant()
         } else {

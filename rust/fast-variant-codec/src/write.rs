@@ -85,17 +85,6 @@ pub struct WriteMode {
     pub full_objects: bool,
 }
 
-#[allow(non_snake_case)]
-fn ITERATED_DICTIONARY_MAX() -> usize {
-    static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *V.get_or_init(|| {
-        std::env::var("FVC_ITER_MAX")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(16)
-    })
-}
-
 /// Writes engine values through an [`Encoder`].
 pub struct VariantWriter<S: Sink> {
     pub enc: Encoder<S>,
@@ -364,36 +353,43 @@ impl<S: Sink> VariantWriter<S> {
         } else {
             (ContainerType::Untyped, ContainerType::Untyped)
         };
-        let len = unsafe { ffi.dictionary_size(at) };
-        if len <= ITERATED_DICTIONARY_MAX() && !self.mode.full_objects {
-            // In place, by the engine's iteration (no script can change the dictionary
-            // meanwhile: none runs without full objects).
+        if !self.mode.full_objects {
+            // In place, by the engine's iteration: a hash lookup per entry for the next key
+            // and one for its value, no copies. No script runs meanwhile (none does without
+            // full objects), so the dictionary cannot change under the walk.
+            // SAFETY: `at` is the Dictionary inside `v`.
+            let len = unsafe { ffi.dictionary_size(at) };
             self.enc.begin_dictionary(&key_type, &value_type, len)?;
+            let mut entries = 0;
             ffi.for_each_entry(v, |key, value| {
+                entries += 1;
                 self.value(key, depth + 1)?;
                 self.value(value, depth + 1)
             })?;
-        } else {
-            // Its entries in order, as two arrays the engine fills from its own list (a
-            // snapshot, which property getters run meanwhile cannot change).
-            // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
-            let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
-            let inner = InnerDictionary::from_outer(&dictionary);
-            let keys: AnyArray = inner.keys();
-            let values: AnyArray = inner.values();
-            let len = keys.len();
-            self.enc.begin_dictionary(&key_type, &value_type, len)?;
-            for i in 0..len {
-                // SAFETY: both arrays have `len` elements and are held here.
-                let (key, value) = unsafe {
-                    (
-                        ffi.array_element(keys.sys(), i),
-                        ffi.array_element(values.sys(), i),
-                    )
-                };
-                self.value(key, depth + 1)?;
-                self.value(value, depth + 1)?;
-            }
+            assert_eq!(entries, len, "the dictionary changed while it was written");
+            return Ok(());
+        }
+        // With full objects, property getters run during the walk and could change the
+        // dictionary: its entries are taken first, as two arrays the engine fills from its
+        // own list (a snapshot). This costs two arrays per dictionary: measured with
+        // bench/bench.gd, about 1.5x the time of the walk in place for small dictionaries.
+        // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
+        let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
+        let inner = InnerDictionary::from_outer(&dictionary);
+        let keys: AnyArray = inner.keys();
+        let values: AnyArray = inner.values();
+        let len = keys.len();
+        self.enc.begin_dictionary(&key_type, &value_type, len)?;
+        for i in 0..len {
+            // SAFETY: both arrays have `len` elements and are held here.
+            let (key, value) = unsafe {
+                (
+                    ffi.array_element(keys.sys(), i),
+                    ffi.array_element(values.sys(), i),
+                )
+            };
+            self.value(key, depth + 1)?;
+            self.value(value, depth + 1)?;
         }
         Ok(())
     }
@@ -564,11 +560,6 @@ pub struct OutSink<'a>(SliceSink<'a>);
 impl<'a> OutSink<'a> {
     pub fn new(buf: &'a mut [u8]) -> Self {
         OutSink(SliceSink::new(buf))
-    }
-
-    /// Whether exactly the whole memory was written.
-    pub fn is_full(&self) -> bool {
-        self.0.is_full()
     }
 }
 

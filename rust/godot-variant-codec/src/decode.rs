@@ -89,7 +89,12 @@ pub trait Build {
         capacity: usize,
     ) -> Result<Self::Array, Self::Error>;
     fn push(&mut self, array: &mut Self::Array, item: Self::Value) -> Result<(), Self::Error>;
-    fn end_array(&mut self, array: Self::Array) -> Result<Self::Value, Self::Error>;
+    /// The finished Array (`element_type` is the one it began with).
+    fn end_array(
+        &mut self,
+        array: Self::Array,
+        element_type: ContainerType,
+    ) -> Result<Self::Value, Self::Error>;
 
     fn begin_dictionary(
         &mut self,
@@ -104,7 +109,13 @@ pub trait Build {
         key: Self::Value,
         value: Self::Value,
     ) -> Result<(), Self::Error>;
-    fn end_dictionary(&mut self, dictionary: Self::Dictionary) -> Result<Self::Value, Self::Error>;
+    /// The finished Dictionary (`key_type` and `value_type` are the ones it began with).
+    fn end_dictionary(
+        &mut self,
+        dictionary: Self::Dictionary,
+        key_type: ContainerType,
+        value_type: ContainerType,
+    ) -> Result<Self::Value, Self::Error>;
 }
 
 /// A packed array of plain elements in the input: PackedByteArray, PackedInt32/64Array,
@@ -183,8 +194,8 @@ pub struct ValueBuilder;
 
 impl Build for ValueBuilder {
     type Value = Value;
-    type Array = Array;
-    type Dictionary = (ContainerType, ContainerType, DictionaryBuilder);
+    type Array = Vec<Value>;
+    type Dictionary = DictionaryBuilder;
     type Error = DecodeError;
 
     #[inline]
@@ -192,53 +203,61 @@ impl Build for ValueBuilder {
         Ok(v)
     }
 
+    #[inline]
     fn begin_array(
         &mut self,
-        element_type: &ContainerType,
+        _element_type: &ContainerType,
         capacity: usize,
-    ) -> Result<Array, DecodeError> {
-        Ok(Array {
-            element_type: element_type.clone(),
-            items: Vec::with_capacity(capacity),
-        })
+    ) -> Result<Vec<Value>, DecodeError> {
+        Ok(Vec::with_capacity(capacity))
     }
 
     #[inline]
-    fn push(&mut self, array: &mut Array, item: Value) -> Result<(), DecodeError> {
-        array.items.push(item);
+    fn push(&mut self, items: &mut Vec<Value>, item: Value) -> Result<(), DecodeError> {
+        items.push(item);
         Ok(())
     }
 
-    fn end_array(&mut self, array: Array) -> Result<Value, DecodeError> {
-        Ok(Value::Array(Box::new(array)))
+    #[inline]
+    fn end_array(
+        &mut self,
+        items: Vec<Value>,
+        element_type: ContainerType,
+    ) -> Result<Value, DecodeError> {
+        Ok(Value::Array(Box::new(Array {
+            element_type,
+            items,
+        })))
     }
 
+    #[inline]
     fn begin_dictionary(
         &mut self,
-        key_type: &ContainerType,
-        value_type: &ContainerType,
+        _key_type: &ContainerType,
+        _value_type: &ContainerType,
         capacity: usize,
-    ) -> Result<Self::Dictionary, DecodeError> {
-        Ok((
-            key_type.clone(),
-            value_type.clone(),
-            DictionaryBuilder::with_capacity(capacity),
-        ))
+    ) -> Result<DictionaryBuilder, DecodeError> {
+        Ok(DictionaryBuilder::with_capacity(capacity))
     }
 
     #[inline]
     fn insert(
         &mut self,
-        dictionary: &mut Self::Dictionary,
+        entries: &mut DictionaryBuilder,
         key: Value,
         value: Value,
     ) -> Result<(), DecodeError> {
-        dictionary.2.insert(key, value);
+        entries.insert(key, value);
         Ok(())
     }
 
-    fn end_dictionary(&mut self, dictionary: Self::Dictionary) -> Result<Value, DecodeError> {
-        let (key_type, value_type, entries) = dictionary;
+    #[inline]
+    fn end_dictionary(
+        &mut self,
+        entries: DictionaryBuilder,
+        key_type: ContainerType,
+        value_type: ContainerType,
+    ) -> Result<Value, DecodeError> {
         Ok(Value::Dictionary(Box::new(Dictionary {
             key_type,
             value_type,
@@ -631,7 +650,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 self.b.push(&mut array, item)?;
             }
         }
-        self.b.end_array(array)
+        self.b.end_array(array, element_type)
     }
 
     #[inline(never)]
@@ -652,7 +671,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 self.b.insert(&mut dictionary, key, value)?;
             }
         }
-        self.b.end_dictionary(dictionary)
+        self.b.end_dictionary(dictionary, key_type, value_type)
     }
 }
 

@@ -54,13 +54,19 @@ impl FrameError {
     }
 }
 
-/// Decodes the frame at `offset` in `bytes`; returns the value and the frame's total
-/// length (prefix included). The value must lie within its frame, as in `get_var`.
-pub fn decode_frame(
-    bytes: &[u8],
-    offset: usize,
-    opts: &DecodeOptions,
-) -> Result<(Value, usize), FrameErrorKind> {
+/// A frame found in a stream: its value's bytes and where they start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame<'a> {
+    /// The value's bytes (the frame without its length prefix).
+    pub body: &'a [u8],
+    /// Offset of `body` in the stream.
+    pub body_offset: usize,
+    /// The frame's total length, prefix included.
+    pub len: usize,
+}
+
+/// The frame at `offset` in `bytes`, or how many more bytes it needs.
+pub fn frame_at(bytes: &[u8], offset: usize) -> Result<Frame<'_>, FrameErrorKind> {
     let rest = bytes.get(offset..).unwrap_or_default();
     let incomplete = |have: usize, want: usize| FrameErrorKind::Incomplete {
         needed: want - have,
@@ -71,12 +77,27 @@ pub fn decode_frame(
     };
     let len = u32::from_le_bytes(prefix) as usize;
     let frame_len = PREFIX + len;
-    let body = match rest.get(PREFIX..frame_len) {
-        Some(body) => body,
-        None => return Err(incomplete(rest.len(), frame_len)),
-    };
-    let (value, _) = decode_at(body, offset + PREFIX, opts).map_err(FrameErrorKind::Invalid)?;
-    Ok((value, frame_len))
+    match rest.get(PREFIX..frame_len) {
+        Some(body) => Ok(Frame {
+            body,
+            body_offset: offset + PREFIX,
+            len: frame_len,
+        }),
+        None => Err(incomplete(rest.len(), frame_len)),
+    }
+}
+
+/// Decodes the frame at `offset` in `bytes`; returns the value and the frame's total
+/// length (prefix included). The value must lie within its frame, as in `get_var`.
+pub fn decode_frame(
+    bytes: &[u8],
+    offset: usize,
+    opts: &DecodeOptions,
+) -> Result<(Value, usize), FrameErrorKind> {
+    let frame = frame_at(bytes, offset)?;
+    let (value, _) =
+        decode_at(frame.body, frame.body_offset, opts).map_err(FrameErrorKind::Invalid)?;
+    Ok((value, frame.len))
 }
 
 /// Decodes every frame in `bytes`.
