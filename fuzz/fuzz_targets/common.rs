@@ -1,8 +1,14 @@
-//! Checks shared by the fuzz targets (each uses some of them).
+//! The fuzz targets' checks, one `check_*` function per target, and what they share.
+//!
+//! Each target binary calls its own function (so the others are unused there); the codec
+//! crate's `tests/fuzz_regressions.rs` includes this file too and replays the committed seeds
+//! and regression inputs through all three in the ordinary test command.
 #![allow(dead_code)]
 
+use godot_variant_codec::stream::{decode_frames, encode_frame, FrameErrorKind};
 use godot_variant_codec::{
-    decode, encode, ContainerType, DecodeOptions, EncodeErrorKind, EncodeOptions, Object, Value,
+    decode, encode, encoded_size, ContainerType, DecodeOptions, EncodeErrorKind, EncodeOptions,
+    Object, Precision, Value, MAX_RECURSION_DEPTH,
 };
 
 /// How deeply `v` nests: 0 for a value holding no other value, else 1 + the deepest inside.
@@ -138,4 +144,185 @@ fn reencode(bytes: &[u8], dopts: &DecodeOptions, eopts: &EncodeOptions, what: &s
     );
     encode(&value, eopts)
         .unwrap_or_else(|e| panic!("{what}: re-encoding {value:?} (from {bytes:02x?}) failed: {e}"))
+}
+
+/// The `decode` target's option byte: `0xC0..=0xFF` sets `max_depth` 0..=63, anything else
+/// keeps the engine's limit.
+fn max_depth(option: u8) -> usize {
+    if option >= 0xC0 {
+        usize::from(option & 0x3F)
+    } else {
+        MAX_RECURSION_DEPTH
+    }
+}
+
+/// `decode` on arbitrary bytes: it must never panic, and what it accepts must re-encode,
+/// and the re-encoding must decode and re-encode to the same bytes (see `check_reencoding_stable` for
+/// the one engine quirk that takes a second round).
+///
+/// The first input byte chooses the depth limit (0xC0..=0xFF: `max_depth` 0..=63, anything
+/// else: the engine's 1024); the rest is the input, decoded with `allow_objects` off and on.
+pub fn check_decode(data: &[u8]) {
+    let Some((&option, bytes)) = data.split_first() else {
+        return;
+    };
+    let max_depth = max_depth(option);
+    for allow_objects in [false, true] {
+        let dopts = DecodeOptions {
+            allow_objects,
+            max_depth,
+        };
+        let (value, consumed) = match decode(bytes, &dopts) {
+            Ok(ok) => ok,
+            Err(e) => {
+                // An error points into the input.
+                assert!(
+                    e.offset <= bytes.len(),
+                    "error offset {} past the input ({} bytes): {e}",
+                    e.offset,
+                    bytes.len()
+                );
+                continue;
+            }
+        };
+        // The engine's count may run past the end into a final PackedByteArray's padding.
+        assert!(
+            consumed <= bytes.len() + 3,
+            "consumed {consumed} of {} bytes",
+            bytes.len()
+        );
+        assert!(consumed >= 4, "consumed {consumed}: less than a header");
+
+        // What decodes within `max_depth` encodes within it too, unless a typed container's
+        // conversion made it deeper than its bytes (see `encode_decoded`).
+        let eopts = EncodeOptions {
+            precision: Precision::Single,
+            max_depth,
+        };
+        let Some(first) = encode_decoded(&value, &eopts, "re-encoding") else {
+            continue;
+        };
+        assert_eq!(
+            encoded_size(&value, &eopts).expect("encoded_size after encode"),
+            first.len(),
+            "encoded_size disagrees with encode"
+        );
+
+        // The re-encoding decodes whole, with the same options, and re-encodes to itself
+        // (or, for a null-Object key, as the engine does, settles after a second round).
+        check_reencoding_stable(&value, &first, &dopts, &eopts);
+    }
+}
+
+/// decode -> encode -> decode -> encode on arbitrary bytes: the two encodings must be
+/// identical, writing for a default (`Single`) and a `precision=double` (`Double`) engine,
+/// with objects allowed and not (see `check_reencoding_stable` for the one engine quirk that takes a
+/// second round).
+pub fn check_roundtrip(data: &[u8]) {
+    for allow_objects in [false, true] {
+        let dopts = DecodeOptions {
+            allow_objects,
+            ..DecodeOptions::default()
+        };
+        let Ok((value, _)) = decode(data, &dopts) else {
+            continue;
+        };
+        for precision in [Precision::Single, Precision::Double] {
+            let eopts = EncodeOptions {
+                precision,
+                ..EncodeOptions::default()
+            };
+            let what = format!("{precision:?}");
+            let Some(first) = encode_decoded(&value, &eopts, &what) else {
+                continue;
+            };
+            check_reencoding_stable(&value, &first, &dopts, &eopts);
+        }
+    }
+}
+
+/// `stream::decode_frames` on arbitrary bytes: it must never panic, and an error must name
+/// the value's index and a frame offset within the input, consistent with the frames
+/// before it.
+pub fn check_stream(data: &[u8]) {
+    for allow_objects in [false, true] {
+        let dopts = DecodeOptions {
+            allow_objects,
+            ..DecodeOptions::default()
+        };
+        match decode_frames(data, &dopts) {
+            Ok(values) => {
+                // Every value re-frames, and the re-framed stream reads back to the same bytes.
+                let eopts = EncodeOptions::default();
+                // (Values made deeper than their bytes by a typed container's conversion may
+                // not encode, as in the engine: see `encode_decoded`.)
+                if values
+                    .iter()
+                    .any(|v| encode_decoded(v, &eopts, "framing").is_none())
+                {
+                    continue;
+                }
+                let mut framed = Vec::new();
+                for v in &values {
+                    encode_frame(v, &mut framed, &eopts)
+                        .unwrap_or_else(|e| panic!("framing a decoded {v:?} failed: {e}"));
+                }
+                let again = decode_frames(&framed, &dopts)
+                    .unwrap_or_else(|e| panic!("reading the re-framed stream failed: {e}"));
+                assert_eq!(again.len(), values.len(), "re-framed stream: value count");
+                for (a, b) in values.iter().zip(&again) {
+                    if !has_null_object_key(a) && !has_text_starting_with_bom(a) {
+                        assert_eq!(encode(a, &eopts).ok(), encode(b, &eopts).ok());
+                    }
+                }
+            }
+            Err(e) => {
+                let len = data.len();
+                assert!(
+                    e.frame_offset < len,
+                    "frame offset {} not within the {len}-byte input: {e}",
+                    e.frame_offset
+                );
+                // The frames before the failing one read on their own, `index` of them.
+                let before = decode_frames(&data[..e.frame_offset], &dopts).unwrap_or_else(|e2| {
+                    panic!("the frames before the failing one ({e}) do not read: {e2}")
+                });
+                assert_eq!(
+                    before.len(),
+                    e.index,
+                    "index disagrees with the frames before: {e}"
+                );
+                let rest = len - e.frame_offset;
+                match &e.kind {
+                    FrameErrorKind::Incomplete { needed } => {
+                        assert!(*needed > 0, "incomplete, needing 0 bytes: {e}");
+                        // It is the last frame: `needed` more bytes complete its prefix or body.
+                        let total = rest + needed;
+                        if rest >= 4 {
+                            let body = u32::from_le_bytes(
+                                data[e.frame_offset..e.frame_offset + 4].try_into().unwrap(),
+                            ) as usize;
+                            assert_eq!(total, 4 + body, "needed disagrees with the prefix: {e}");
+                        } else {
+                            assert_eq!(total, 4, "needed disagrees with the prefix: {e}");
+                        }
+                    }
+                    FrameErrorKind::Invalid(d) => {
+                        assert!(rest >= 4, "invalid frame without a whole prefix: {e}");
+                        let body = u32::from_le_bytes(
+                            data[e.frame_offset..e.frame_offset + 4].try_into().unwrap(),
+                        ) as usize;
+                        let frame_end = e.frame_offset + 4 + body;
+                        assert!(frame_end <= len, "invalid frame past the input: {e}");
+                        assert!(
+                            d.offset >= e.frame_offset + 4 && d.offset <= frame_end,
+                            "error offset {} outside its frame {}..{frame_end}: {e}",
+                            d.offset,
+                            e.frame_offset + 4
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
