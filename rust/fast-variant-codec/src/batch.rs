@@ -15,6 +15,7 @@ use godot::sys::GodotFfi;
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
+use crate::cow;
 use crate::failure::Failure;
 use crate::parallel;
 use crate::raw::ffi;
@@ -113,8 +114,9 @@ pub fn encode(
                     .cast_mut(),
             )
         };
-        // SAFETY: (the memory) the packet's, resized once per value.
-        let memory = |size| unsafe { ffi.resize_bytes(packet, size) };
+        // SAFETY: (the memory) the packet's, empty until sized here once, then written
+        // entirely by `encode_with` (or emptied again on failure).
+        let memory = |size| unsafe { cow::sized_bytes(packet, size) };
         let written = if defer && !holds_values(ffi.type_of(v)) {
             encode_with(v, opts, mode, memory, |out| DeferringSink {
                 out: SliceSink::new(out),

@@ -12,6 +12,7 @@ compile_error!("the binding copies packed arrays' memory as wire bytes: little-e
 
 mod batch;
 mod codec_class;
+mod cow;
 mod failure;
 mod parallel;
 mod raw;

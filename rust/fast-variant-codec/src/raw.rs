@@ -29,6 +29,8 @@ use godot::builtin::{
 use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
 
+use crate::cow::Buffers;
+
 /// The engine's number of Variant types this build knows (`Variant::VARIANT_MAX`).
 const TYPES: usize = sys::GDEXTENSION_VARIANT_TYPE_VARIANT_MAX as usize;
 
@@ -59,6 +61,8 @@ pub struct Ffi {
     bytes_index: sys::GDExtensionInterfacePackedByteArrayOperatorIndex,
     /// The probe's verdict: Variants are laid out as described in the module docs.
     layout: bool,
+    /// Strings made directly, when the engine's buffers are laid out as `cow` expects.
+    buffers: Option<&'static Buffers>,
 }
 
 /// A builtin method, called directly (`ptrcall`): the engine's `Array::size`, …
@@ -121,6 +125,7 @@ pub fn ffi() -> &'static Ffi {
             ),
             bytes_index: interface.packed_byte_array_operator_index,
             layout: false,
+            buffers: crate::cow::buffers(),
         };
         ffi.layout = ffi.probe_layout();
         ffi
@@ -576,17 +581,25 @@ impl Ffi {
         }
     }
 
-    /// Makes the String `text` in `slot`, which holds an empty String (owning nothing), as
-    /// the engine's UTF-8 parser makes it (ASCII, the usual case, through the simpler
-    /// Latin-1 constructor, which gives the same String for it).
+    /// Makes the String `text` in `slot`, which holds an empty String (owning nothing) or
+    /// nothing yet, as the engine's UTF-8 parser makes it. ASCII without NUL, the usual
+    /// case, is widened here into a buffer made directly (see [`cow`](crate::cow)) when
+    /// the engine's layout is known, else made by the simpler Latin-1 constructor: the
+    /// same String either way.
     ///
     /// # Safety
-    /// `slot` must point to an empty String (whose old value is overwritten, not dropped).
+    /// `slot` must point to an empty String or to memory for one (overwritten, not dropped).
     #[inline]
     pub unsafe fn make_string(&self, slot: *mut GString, text: &str) {
         let dest = slot.cast();
         unsafe {
-            if crate::text::starts_with_bom(text) {
+            if let Some(s) = self
+                .buffers
+                .filter(|_| text.bytes().all(|b| (1..=0x7F).contains(&b)))
+                .and_then(|buffers| buffers.ascii_string(text.as_bytes()))
+            {
+                slot.write(s);
+            } else if crate::text::starts_with_bom(text) {
                 slot.write(crate::text::gstring(text));
             } else if text.is_ascii() {
                 (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);

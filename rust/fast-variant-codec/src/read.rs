@@ -21,6 +21,7 @@ use godot_variant_codec::{
     VariantType as WireType,
 };
 
+use crate::cow;
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::to_variant::{self, element_spec, ToVariantError};
@@ -130,10 +131,12 @@ impl Build for VariantBuilder {
 
     fn packed_strings(&mut self, strings: &[&str]) -> Result<Variant, ReadError> {
         let mut array = PackedStringArray::new();
-        array.resize(strings.len());
-        for (slot, s) in array.as_mut_slice().iter_mut().zip(strings) {
-            // SAFETY: `resize` filled the array with empty Strings, which own nothing.
-            unsafe { self.ffi.make_string(slot, s) };
+        // SAFETY: a new array; every slot is written below.
+        let slots = unsafe { cow::sized(&mut array, strings.len()) };
+        for (i, s) in strings.iter().enumerate() {
+            // SAFETY: below the size; a slot is not initialized or an empty String, which
+            // owns nothing.
+            unsafe { self.ffi.make_string(slots.add(i), s) };
         }
         Ok(array.to_variant())
     }
@@ -237,11 +240,14 @@ impl Build for VariantBuilder {
     }
 }
 
-/// A packed array of `count` elements of `T` whose memory is `fill`ed.
+/// A packed array of `count` elements of `T` whose memory is `fill`ed (all of it).
 fn filled<T: PackedElement>(count: usize, fill: impl FnOnce(&mut [T])) -> PackedArray<T> {
     let mut array = PackedArray::<T>::new();
-    array.resize(count);
-    fill(array.as_mut_slice());
+    // SAFETY: a new array of plain elements, all written by `fill` before it is read.
+    unsafe {
+        let data = cow::sized(&mut array, count);
+        fill(std::slice::from_raw_parts_mut(data, count));
+    }
     array
 }
 

@@ -27,6 +27,7 @@ use godot_variant_codec::{
     ENCODED_OBJECT_AS_ID, SCRIPT_PROPERTY,
 };
 
+use crate::cow;
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::stack_room;
@@ -597,8 +598,9 @@ impl Sink for OutSink<'_> {
 /// A new PackedByteArray holding `bytes` (copied in parallel when large).
 pub fn packed_bytes(bytes: &[u8]) -> PackedByteArray {
     let mut out = PackedByteArray::new();
-    out.resize(bytes.len());
-    parallel::copy(out.as_mut_slice(), bytes);
+    // SAFETY: a new array, held here, whose every byte is copied in.
+    let memory = unsafe { cow::sized_bytes(out.sys_mut().cast(), bytes.len()) };
+    parallel::copy(memory, bytes);
     out
 }
 
@@ -672,15 +674,14 @@ pub fn encode_packed(
     mode: WriteMode,
 ) -> Result<PackedByteArray, WriteError> {
     let mut out = PackedByteArray::new();
-    let bytes = &mut out;
+    let bytes = out.sys_mut().cast();
+    // SAFETY: (the memory) the new array's, held here until it is returned: `encode_with`
+    // writes every byte.
     encode_with(
         v,
         opts,
         mode,
-        |size| {
-            bytes.resize(size);
-            bytes.as_mut_slice()
-        },
+        |size| unsafe { cow::sized_bytes(bytes, size) },
         OutSink::new,
     )?;
     Ok(out)
