@@ -2,7 +2,8 @@
 //! and read by the Rust codec.
 //!
 //! Threads: GDScript `Thread`s and `WorkerThreadPool` tasks may call one instance at once
-//! (the crate is built with gdext's `experimental-threads`). Every method takes `&self`,
+//! (the crate is built with gdext's `experimental-threads`). Every method works on
+//! `&self` (reached without gdext's per-call binding: see `FastVariantCodec::unbound`),
 //! so calls share the instance; so do the property setters, whose values are atomics: a
 //! call reads the properties once, when it starts, and a setter never waits for running
 //! calls (gdext's `&mut self` setters could fail against another thread's running call).
@@ -10,6 +11,7 @@
 //! threads on one instance, "last" is whichever call finished last, so a thread that reads
 //! `get_error()` should have its own instance.
 
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -18,6 +20,7 @@ use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant};
 use godot::global::Error;
 use godot::meta::shape::GodotShape;
 use godot::meta::GodotConvert;
+use godot::obj::Gd;
 use godot::register::property::Var;
 use godot::register::{godot_api, GodotClass};
 use godot::sys::GodotFfi;
@@ -154,16 +157,18 @@ impl FastVariantCodec {
     /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with
     /// [member full_objects], [method @GlobalScope.var_to_bytes_with_objects]) writes them.
     /// Empty on error: see [method get_error].
-    #[func]
-    fn encode(&self, value: Variant) -> PackedByteArray {
-        let result = guarded(|| {
-            Ok(encode_packed(
-                &value,
-                self.encode_options(),
-                self.write_mode(),
-            )?)
-        });
-        self.finish(result).unwrap_or_default()
+    #[func(gd_self)]
+    fn encode(this: Gd<Self>, value: Variant) -> PackedByteArray {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| {
+                Ok(encode_packed(
+                    &value,
+                    codec.encode_options(),
+                    codec.write_mode(),
+                )?)
+            });
+            codec.finish(result).unwrap_or_default()
+        })
     }
 
     /// The value held by [param bytes] from byte [param offset] on, as
@@ -171,177 +176,227 @@ impl FastVariantCodec {
     /// [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are
     /// ignored. [code]null[/code] on error: see [method get_error]. On success,
     /// [method get_decoded_size] tells how many bytes the value took.
-    #[func]
-    fn decode(&self, bytes: PackedByteArray, #[opt(default = 0)] offset: i64) -> Variant {
-        let result = guarded(|| {
-            let data = bytes.as_slice();
-            let start = usize::try_from(offset)
-                .ok()
-                .filter(|&start| start <= data.len())
-                .ok_or_else(|| {
-                    Failure::new(
-                        Error::ERR_INVALID_PARAMETER,
-                        format!("offset {offset} is outside the {} bytes", data.len()),
-                    )
-                })?;
-            Ok(decode_variant(
-                &data[start..],
-                start,
-                &self.decode_options(),
-            )?)
-        });
-        let mut last = self.last_call();
-        match result {
-            Ok((value, used)) => {
-                *last = LastCall {
-                    failure: None,
-                    decoded_size: used,
-                };
-                value
+    #[func(gd_self)]
+    fn decode(this: Gd<Self>, bytes: PackedByteArray, #[opt(default = 0)] offset: i64) -> Variant {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| {
+                let data = bytes.as_slice();
+                let start = usize::try_from(offset)
+                    .ok()
+                    .filter(|&start| start <= data.len())
+                    .ok_or_else(|| {
+                        Failure::new(
+                            Error::ERR_INVALID_PARAMETER,
+                            format!("offset {offset} is outside the {} bytes", data.len()),
+                        )
+                    })?;
+                Ok(decode_variant(
+                    &data[start..],
+                    start,
+                    &codec.decode_options(),
+                )?)
+            });
+            let mut last = codec.last_call();
+            match result {
+                Ok((value, used)) => {
+                    *last = LastCall {
+                        failure: None,
+                        decoded_size: used,
+                    };
+                    value
+                }
+                Err(failure) => {
+                    last.failure = Some(failure);
+                    Variant::nil()
+                }
             }
-            Err(failure) => {
-                last.failure = Some(failure);
-                Variant::nil()
-            }
-        }
+        })
     }
 
     /// How many bytes the last successful [method decode] used, counted as the engine
     /// counts them ([code]decode_var_size[/code]); 0 before any.
-    #[func]
-    fn get_decoded_size(&self) -> i64 {
-        self.last_call().decoded_size as i64
+    #[func(gd_self)]
+    fn get_decoded_size(this: Gd<Self>) -> i64 {
+        Self::unbound(&this, |codec| codec.last_call().decoded_size as i64)
     }
 
     /// How many bytes [method encode] would give for [param value], without writing them;
     /// -1 on error: see [method get_error].
-    #[func]
-    fn encoded_size(&self, value: Variant) -> i64 {
-        let result = guarded(|| {
-            Ok(write::encoded_size(
-                &value,
-                self.encode_options(),
-                self.write_mode(),
-            )?)
-        });
-        self.finish(result).map_or(-1, |size| size as i64)
+    #[func(gd_self)]
+    fn encoded_size(this: Gd<Self>, value: Variant) -> i64 {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| {
+                Ok(write::encoded_size(
+                    &value,
+                    codec.encode_options(),
+                    codec.write_mode(),
+                )?)
+            });
+            codec.finish(result).map_or(-1, |size| size as i64)
+        })
     }
 
     /// [constant OK] if the last call succeeded, else the [enum Error] the engine gives for
     /// the same input (for example [constant ERR_INVALID_DATA] for truncated bytes).
-    #[func]
-    fn get_error(&self) -> Error {
-        self.last_call()
-            .failure
-            .as_ref()
-            .map_or(Error::OK, |failure| failure.error)
+    #[func(gd_self)]
+    fn get_error(this: Gd<Self>) -> Error {
+        Self::unbound(&this, |codec| {
+            codec
+                .last_call()
+                .failure
+                .as_ref()
+                .map_or(Error::OK, |failure| failure.error)
+        })
     }
 
     /// What went wrong in the last call and where, e.g.
     /// [code]"String length 5 exceeds the remaining 4 bytes at byte 4"[/code]; empty if it
     /// succeeded. Batch and stream calls name the value ([code]"value 3: ..."[/code]).
-    #[func]
-    fn get_error_message(&self) -> String {
-        self.last_call()
-            .failure
-            .as_ref()
-            .map_or_else(String::new, |failure| failure.message.clone())
+    #[func(gd_self)]
+    fn get_error_message(this: Gd<Self>) -> String {
+        Self::unbound(&this, |codec| {
+            codec
+                .last_call()
+                .failure
+                .as_ref()
+                .map_or_else(String::new, |failure| failure.message.clone())
+        })
     }
 
     /// [method encode] for every value of [param values], in one call: the same bytes, in
     /// the same order. A value that fails gives an empty array; [method get_error] then
     /// tells about the first that failed.
-    #[func]
-    fn encode_batch(&self, values: AnyArray) -> Array<PackedByteArray> {
-        let result = guarded(|| {
-            Ok(batch::encode(
-                &values,
-                self.encode_options(),
-                self.write_mode(),
-            ))
-        });
-        self.finish_batch(result).unwrap_or_default()
+    #[func(gd_self)]
+    fn encode_batch(this: Gd<Self>, values: AnyArray) -> Array<PackedByteArray> {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| {
+                Ok(batch::encode(
+                    &values,
+                    codec.encode_options(),
+                    codec.write_mode(),
+                ))
+            });
+            codec.finish_batch(result).unwrap_or_default()
+        })
     }
 
     /// [method decode] for every packet of [param packets] (each a [PackedByteArray]): the
     /// same values, in the same order. A packet that fails gives [code]null[/code];
     /// [method get_error] then tells about the first that failed.
-    #[func]
-    fn decode_batch(&self, packets: AnyArray) -> VarArray {
-        let result = guarded(|| Ok(batch::decode(&packets, &self.decode_options())));
-        self.finish_batch(result).unwrap_or_default()
+    #[func(gd_self)]
+    fn decode_batch(this: Gd<Self>, packets: AnyArray) -> VarArray {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| Ok(batch::decode(&packets, &codec.decode_options())));
+            codec.finish_batch(result).unwrap_or_default()
+        })
     }
 
     /// All [param values] as one stream: each as a 32-bit little-endian length, then its
     /// bytes, as [method FileAccess.store_var] and [method StreamPeer.put_var] write them.
     /// Empty on error: see [method get_error].
-    #[func]
-    fn encode_stream(&self, values: AnyArray) -> PackedByteArray {
-        let result = guarded(|| {
-            let opts = self.encode_options();
-            write::with_buffer(|stream| {
-                for i in 0..values.len() {
-                    // SAFETY: below the size of the array, which is held for the call.
-                    let value = unsafe { ffi().array_element(values.sys(), i) };
-                    // The frame's length word, filled in once the value is written.
-                    let start = stream.len();
-                    stream.extend_from_slice(&[0; 4]);
-                    VariantWriter::new(Encoder::new(&mut *stream, opts), self.write_mode())
-                        .value(value, 0)
-                        .map_err(|e| Failure::from(e).of_element(i))?;
-                    let len = (stream.len() - start - 4) as u32;
-                    stream[start..start + 4].copy_from_slice(&len.to_le_bytes());
-                }
-                Ok(write::packed_bytes(stream))
-            })
-        });
-        self.finish(result).unwrap_or_default()
+    #[func(gd_self)]
+    fn encode_stream(this: Gd<Self>, values: AnyArray) -> PackedByteArray {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| {
+                let opts = codec.encode_options();
+                write::with_buffer(|stream| {
+                    for i in 0..values.len() {
+                        // SAFETY: below the size of the array, which is held for the call.
+                        let value = unsafe { ffi().array_element(values.sys(), i) };
+                        // The frame's length word, filled in once the value is written.
+                        let start = stream.len();
+                        stream.extend_from_slice(&[0; 4]);
+                        VariantWriter::new(Encoder::new(&mut *stream, opts), codec.write_mode())
+                            .value(value, 0)
+                            .map_err(|e| Failure::from(e).of_element(i))?;
+                        let len = (stream.len() - start - 4) as u32;
+                        stream[start..start + 4].copy_from_slice(&len.to_le_bytes());
+                    }
+                    Ok(write::packed_bytes(stream))
+                })
+            });
+            codec.finish(result).unwrap_or_default()
+        })
     }
 
     /// Every value of a stream written by [method encode_stream],
     /// [method FileAccess.store_var] or [method StreamPeer.put_var], as
     /// [method FileAccess.get_var] reads them one after another. Empty on error (a value
     /// that is invalid or cut short): see [method get_error].
-    #[func]
-    fn decode_stream(&self, bytes: PackedByteArray) -> VarArray {
-        let result = guarded(|| {
-            let data = bytes.as_slice();
-            let opts = self.decode_options();
-            let mut values = Vec::new();
-            let mut offset = 0;
-            while offset < data.len() {
-                let index = values.len();
-                let frame_error = |kind| {
-                    Failure::from(FrameError {
-                        index,
-                        frame_offset: offset,
-                        kind,
-                    })
-                };
-                let frame = frame_at(data, offset).map_err(frame_error)?;
-                let (value, _) =
-                    decode_variant(frame.body, frame.body_offset, &opts).map_err(|e| match e {
-                        ReadError::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
-                        ReadError::Value(e) => Failure::from(e).of_element(index),
-                    })?;
-                values.push(value);
-                offset += frame.len;
-            }
-            let mut array = VarArray::new();
-            // SAFETY: a new untyped array held only here.
-            unsafe {
-                ffi().array_resize(array.sys_mut(), values.len());
-                for (i, value) in values.into_iter().enumerate() {
-                    ffi().set_array_element(array.sys_mut(), i, value);
+    #[func(gd_self)]
+    fn decode_stream(this: Gd<Self>, bytes: PackedByteArray) -> VarArray {
+        Self::unbound(&this, |codec| {
+            let result = guarded(|| {
+                let data = bytes.as_slice();
+                let opts = codec.decode_options();
+                let mut values = Vec::new();
+                let mut offset = 0;
+                while offset < data.len() {
+                    let index = values.len();
+                    let frame_error = |kind| {
+                        Failure::from(FrameError {
+                            index,
+                            frame_offset: offset,
+                            kind,
+                        })
+                    };
+                    let frame = frame_at(data, offset).map_err(frame_error)?;
+                    let (value, _) = decode_variant(frame.body, frame.body_offset, &opts).map_err(
+                        |e| match e {
+                            ReadError::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
+                            ReadError::Value(e) => Failure::from(e).of_element(index),
+                        },
+                    )?;
+                    values.push(value);
+                    offset += frame.len;
                 }
-            }
-            Ok(array)
-        });
-        self.finish(result).unwrap_or_default()
+                let mut array = VarArray::new();
+                // SAFETY: a new untyped array held only here.
+                unsafe {
+                    ffi().array_resize(array.sys_mut(), values.len());
+                    for (i, value) in values.into_iter().enumerate() {
+                        ffi().set_array_element(array.sys_mut(), i, value);
+                    }
+                }
+                Ok(array)
+            });
+            codec.finish(result).unwrap_or_default()
+        })
     }
 }
 
+thread_local! {
+    /// The instance this thread called last: its instance id and its address (see
+    /// [`FastVariantCodec::unbound`]).
+    static LAST_INSTANCE: Cell<(i64, *const FastVariantCodec)> =
+        const { Cell::new((0, std::ptr::null())) };
+}
+
 impl FastVariantCodec {
+    /// Runs `work` on the instance `this`, without gdext's binding where it can.
+    ///
+    /// With `experimental-threads`, every bind locks a mutex and every release locks it
+    /// again and wakes a condition variable, a system call each time: about a third of a
+    /// small `encode` (measured with perf on bench/profile.gd). That guard protects `&mut`
+    /// access, which this class never takes: every method takes `&self`, and the state is
+    /// atomics and a `Mutex`. So the instance is bound once per thread and instance, and
+    /// its address (which gdext pins for the instance's life) kept for the next calls.
+    fn unbound<R>(this: &Gd<Self>, work: impl FnOnce(&Self) -> R) -> R {
+        let id = this.instance_id_unchecked().to_i64();
+        let (last_id, last) = LAST_INSTANCE.get();
+        if last_id == id && !last.is_null() {
+            // SAFETY: `last` is the pinned address of the instance with this id, taken from
+            // a bind on this thread; `this` keeps it alive for the call. Instance ids are
+            // not reused (the engine's 39-bit validator would have to wrap), so a freed
+            // instance's address is never taken for a live one. Shared access is what the
+            // bind would give: no `&mut` borrow of this class exists (see above).
+            return work(unsafe { &*last });
+        }
+        let codec = this.bind();
+        LAST_INSTANCE.set((id, std::ptr::from_ref::<Self>(&codec)));
+        work(&codec)
+    }
+
     fn write_mode(&self) -> WriteMode {
         WriteMode {
             full_objects: self.full_objects.0.load(Ordering::Relaxed),
