@@ -294,14 +294,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
         }
         let header_at = self.r.consumed();
-        let header: u32 = self.r.read("header")?;
-        let wire_id = header & TYPE_MASK;
-        let Some(t) = self.generation.type_of(wire_id) else {
-            return Err(self
-                .r
-                .error_at(header_at, Kind::UnknownType(wire_id))
-                .into());
-        };
+        let (t, header) = read_header(&mut self.r, self.generation)?;
         let wide = header & FLAG_64 != 0;
         // Only containers recurse; keeping everything else out of line keeps each level's
         // stack frame small (nesting reaches 1025 levels on threads with small stacks).
@@ -366,19 +359,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 return self.b.bool(b);
             }
             T::Int => {
-                let i = if wide {
-                    self.r.read("int")?
-                } else {
-                    self.r.read::<i32>("int")?.into()
-                };
+                let i = read_int(&mut self.r, wide)?;
                 return self.b.int(i);
             }
             T::Float => {
-                let f = if wide {
-                    self.r.read("float")?
-                } else {
-                    self.r.read::<f32>("float")?.into()
-                };
+                let f = read_float(&mut self.r, wide)?;
                 return self.b.float(f);
             }
             T::String => {
@@ -450,23 +435,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// A length word, then UTF-8 bytes padded to 4. Like the engine, a leading BOM is
     /// dropped and the text ends at the first NUL; the rest must be valid UTF-8.
     fn text(&mut self) -> Result<&'a str, DecodeError> {
-        let start = self.r.consumed();
-        let length: u32 = self.r.read("String length")?;
-        let padded = (length as usize).checked_add(padding(length as usize));
-        match padded {
-            Some(padded) if length <= i32::MAX as u32 && padded <= self.r.remaining() => {
-                let bytes = &self.r.take(padded, "String")?[..length as usize];
-                let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
-                text_until_nul(bytes).ok_or_else(|| self.r.error_at(start, Kind::InvalidUtf8))
-            }
-            _ => Err(self.r.error_at(
-                start,
-                Kind::StringPastEnd {
-                    length,
-                    remaining: self.r.remaining(),
-                },
-            )),
-        }
+        read_text(&mut self.r)
     }
 
     fn string(&mut self) -> Result<String, DecodeError> {
@@ -475,37 +444,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     /// A packed array's count and elements, the count checked against the remaining input.
     fn packed(&mut self, t: VariantType, wide: bool) -> Result<Packed<'a>, DecodeError> {
-        let elem_size = Packed::element_size(t, wide);
-        let at = self.r.consumed();
-        let count: u32 = self.r.read("count")?;
-        let fits = count <= i32::MAX as u32 && (count as usize) * elem_size <= self.r.remaining();
-        if !fits {
-            return Err(self.r.error_at(
-                at,
-                Kind::CountPastEnd {
-                    what: t,
-                    count,
-                    remaining: self.r.remaining(),
-                },
-            ));
-        }
-        let count = count as usize;
-        let bytes = self.r.take(count * elem_size, t.name())?;
-        if t == VariantType::PackedByteArray {
-            // Counted like the engine, which does not check that the padding is there.
-            self.r.skip_unchecked(padding(count));
-        }
-        Ok(Packed {
-            array_type: t,
-            wide,
-            count,
-            bytes,
-        })
+        read_packed(&mut self.r, t, wide)
     }
 
     fn packed_strings(&mut self) -> Result<B::Value, B::Error> {
-        // The engine loops over the count as a signed int: a negative count is an empty array.
-        let count = self.r.read::<i32>("count")?.max(0);
+        let count = read_packed_strings_count(&mut self.r)?;
         let mut strings = Vec::with_capacity(self.capacity_for(count as u32, 4));
         for _ in 0..count {
             strings.push(self.text()?);
@@ -516,38 +459,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// Capacity to reserve for `count` items of at least `min_size` bytes each: never more
     /// than the remaining input could hold, whatever the count claims.
     fn capacity_for(&mut self, count: u32, min_size: usize) -> usize {
-        let capacity = (count as usize)
-            .min(self.r.remaining() / min_size)
-            .min(self.reservable);
-        self.reservable -= capacity;
-        capacity
+        reserve(count, min_size, self.r.remaining(), &mut self.reservable)
     }
 
     fn node_path(&mut self) -> Result<NodePath, DecodeError> {
-        let at = self.r.consumed();
-        let first: u32 = self.r.read("NodePath")?;
-        if first & NODE_PATH_NEW_FORMAT == 0 {
-            return Err(self.r.error_at(at, Kind::ObsoleteNodePath));
-        }
-        let [subname_count, flags]: [u32; 2] = self.r.read("NodePath")?;
-        let name_count = first & !NODE_PATH_NEW_FORMAT;
-        let subname_count =
-            subname_count.wrapping_add(u32::from(flags & NODE_PATH_OBSOLETE_PROPERTY != 0));
-        // The engine adds the counts in 32 bits; a wrapped total reads that many strings.
-        let total = name_count.wrapping_add(subname_count);
-        let mut path = NodePath {
-            absolute: flags & NODE_PATH_ABSOLUTE != 0,
-            ..NodePath::default()
-        };
-        for i in 0..total {
-            let s = self.string()?;
-            if i < name_count {
-                path.names.push(s);
-            } else {
-                path.subnames.push(s);
-            }
-        }
-        Ok(path)
+        read_node_path(&mut self.r)
     }
 
     /// A container's element (or key, value) type; untyped, the usual case, reads nothing.
@@ -561,41 +477,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline(never)]
     fn typed_container(&mut self, kind: ContainerKind) -> Result<ContainerType, DecodeError> {
-        let at = self.r.consumed();
-        let allow = self.opts.allow_objects;
-        // Without objects, the engine types object containers as EncodedObjectAsID.
-        let object_placeholder = || ContainerType::ClassName(ENCODED_OBJECT_AS_ID.to_owned());
-        Ok(match kind {
-            ContainerKind::Untyped => ContainerType::Untyped,
-            ContainerKind::Builtin => {
-                let id: u32 = self.r.read("container type")?;
-                match VariantType::from_id(id) {
-                    // The engine leaves a container typed as Nil untyped.
-                    Some(VariantType::Nil) => ContainerType::Untyped,
-                    Some(VariantType::Object) if !allow => object_placeholder(),
-                    Some(t) => ContainerType::Builtin(t),
-                    None => return Err(self.r.error_at(at, Kind::UnknownContainerType(id))),
-                }
-            }
-            ContainerKind::ClassName => {
-                let name = self.string()?;
-                if allow {
-                    ContainerType::ClassName(name)
-                } else {
-                    object_placeholder()
-                }
-            }
-            ContainerKind::Script => {
-                let path = self.string()?;
-                if !allow {
-                    object_placeholder()
-                } else if check_script_path(&path).is_ok() && path.len() > RESOURCE_PREFIX.len() {
-                    ContainerType::Script(path)
-                } else {
-                    return Err(self.r.error_at(at, Kind::InvalidScriptPath(path)));
-                }
-            }
-        })
+        read_typed_container(&mut self.r, kind, self.opts.allow_objects)
     }
 
     /// One element of a container of `element_type` (or a key of a dictionary of that key
@@ -642,7 +524,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     fn array(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
         let element_type =
             self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
-        let count = self.r.read::<u32>("Array count")? & COUNT_MASK;
+        let count = read_container_count(&mut self.r, "Array count")?;
         let capacity = self.capacity_for(count, 4);
         let mut array = self.b.begin_array(&element_type, capacity)?;
         for _ in 0..count {
@@ -659,7 +541,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
         let value_type =
             self.container_type(ContainerKind::from_header(header, VALUE_KIND_SHIFT))?;
-        let count = self.r.read::<u32>("Dictionary count")? & COUNT_MASK;
+        let count = read_container_count(&mut self.r, "Dictionary count")?;
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
         for _ in 0..count {
@@ -701,8 +583,203 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
     }
 }
 
+// The rules below read one element of the format from a bare `Reader`; the decoder and
+// the serde deserializer (`crate::serde`) both use them.
+
+/// A value's header: its type (unknown ids refused at the header's offset) and the whole
+/// header word, whose upper bits are flags.
+#[inline(always)]
+pub(crate) fn read_header(
+    r: &mut Reader<'_>,
+    generation: Generation,
+) -> Result<(VariantType, u32), DecodeError> {
+    let header_at = r.consumed();
+    let header: u32 = r.read("header")?;
+    let wire_id = header & TYPE_MASK;
+    match generation.type_of(wire_id) {
+        Some(t) => Ok((t, header)),
+        None => Err(r.error_at(header_at, Kind::UnknownType(wire_id))),
+    }
+}
+
+/// An int's payload: 64 bits when the header is flagged, else 32.
+#[inline]
+pub(crate) fn read_int(r: &mut Reader<'_>, wide: bool) -> Result<i64, DecodeError> {
+    if wide {
+        r.read("int")
+    } else {
+        Ok(r.read::<i32>("int")?.into())
+    }
+}
+
+/// A float's payload: 64 bits when the header is flagged, else 32.
+#[inline]
+pub(crate) fn read_float(r: &mut Reader<'_>, wide: bool) -> Result<f64, DecodeError> {
+    if wide {
+        r.read("float")
+    } else {
+        Ok(r.read::<f32>("float")?.into())
+    }
+}
+
+/// A length word, then UTF-8 bytes padded to 4. Like the engine, a leading BOM is
+/// dropped and the text ends at the first NUL; the rest must be valid UTF-8.
+#[inline(always)]
+pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+    let start = r.consumed();
+    let length: u32 = r.read("String length")?;
+    let padded = (length as usize).checked_add(padding(length as usize));
+    match padded {
+        Some(padded) if length <= i32::MAX as u32 && padded <= r.remaining() => {
+            let bytes = &r.take(padded, "String")?[..length as usize];
+            let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+            text_until_nul(bytes).ok_or_else(|| r.error_at(start, Kind::InvalidUtf8))
+        }
+        _ => Err(r.error_at(
+            start,
+            Kind::StringPastEnd {
+                length,
+                remaining: r.remaining(),
+            },
+        )),
+    }
+}
+
+/// A packed array's count and elements, the count checked against the remaining input.
+pub(crate) fn read_packed<'a>(
+    r: &mut Reader<'a>,
+    t: VariantType,
+    wide: bool,
+) -> Result<Packed<'a>, DecodeError> {
+    let elem_size = Packed::element_size(t, wide);
+    let at = r.consumed();
+    let count: u32 = r.read("count")?;
+    let fits = count <= i32::MAX as u32 && (count as usize) * elem_size <= r.remaining();
+    if !fits {
+        return Err(r.error_at(
+            at,
+            Kind::CountPastEnd {
+                what: t,
+                count,
+                remaining: r.remaining(),
+            },
+        ));
+    }
+    let count = count as usize;
+    let bytes = r.take(count * elem_size, t.name())?;
+    if t == VariantType::PackedByteArray {
+        // Counted like the engine, which does not check that the padding is there.
+        r.skip_unchecked(padding(count));
+    }
+    Ok(Packed {
+        array_type: t,
+        wide,
+        count,
+        bytes,
+    })
+}
+
+/// A PackedStringArray's count; its strings follow, each as [`read_text`].
+pub(crate) fn read_packed_strings_count(r: &mut Reader<'_>) -> Result<usize, DecodeError> {
+    // The engine loops over the count as a signed int: a negative count is an empty array.
+    Ok(r.read::<i32>("count")?.max(0) as usize)
+}
+
+/// An Array's or Dictionary's count word, without the old "shared" flag.
+pub(crate) fn read_container_count(
+    r: &mut Reader<'_>,
+    what: &'static str,
+) -> Result<u32, DecodeError> {
+    Ok(r.read::<u32>(what)? & COUNT_MASK)
+}
+
+/// Capacity to reserve for `count` items of at least `min_size` bytes each: never more
+/// than the `remaining` input could hold, whatever the count claims, nor more than is left
+/// of the whole input's `reservable` budget (which it takes from).
+pub(crate) fn reserve(
+    count: u32,
+    min_size: usize,
+    remaining: usize,
+    reservable: &mut usize,
+) -> usize {
+    let capacity = (count as usize).min(remaining / min_size).min(*reservable);
+    *reservable -= capacity;
+    capacity
+}
+
+/// A NodePath, in the current layout (the obsolete string form is refused).
+pub(crate) fn read_node_path(r: &mut Reader<'_>) -> Result<NodePath, DecodeError> {
+    let at = r.consumed();
+    let first: u32 = r.read("NodePath")?;
+    if first & NODE_PATH_NEW_FORMAT == 0 {
+        return Err(r.error_at(at, Kind::ObsoleteNodePath));
+    }
+    let [subname_count, flags]: [u32; 2] = r.read("NodePath")?;
+    let name_count = first & !NODE_PATH_NEW_FORMAT;
+    let subname_count =
+        subname_count.wrapping_add(u32::from(flags & NODE_PATH_OBSOLETE_PROPERTY != 0));
+    // The engine adds the counts in 32 bits; a wrapped total reads that many strings.
+    let total = name_count.wrapping_add(subname_count);
+    let mut path = NodePath {
+        absolute: flags & NODE_PATH_ABSOLUTE != 0,
+        ..NodePath::default()
+    };
+    for i in 0..total {
+        let s = read_text(r)?.to_owned();
+        if i < name_count {
+            path.names.push(s);
+        } else {
+            path.subnames.push(s);
+        }
+    }
+    Ok(path)
+}
+
+/// A typed container's element (or key, value) type after its header, of the `kind` the
+/// header's bits say.
+pub(crate) fn read_typed_container(
+    r: &mut Reader<'_>,
+    kind: ContainerKind,
+    allow: bool,
+) -> Result<ContainerType, DecodeError> {
+    let at = r.consumed();
+    // Without objects, the engine types object containers as EncodedObjectAsID.
+    let object_placeholder = || ContainerType::ClassName(ENCODED_OBJECT_AS_ID.to_owned());
+    Ok(match kind {
+        ContainerKind::Untyped => ContainerType::Untyped,
+        ContainerKind::Builtin => {
+            let id: u32 = r.read("container type")?;
+            match VariantType::from_id(id) {
+                // The engine leaves a container typed as Nil untyped.
+                Some(VariantType::Nil) => ContainerType::Untyped,
+                Some(VariantType::Object) if !allow => object_placeholder(),
+                Some(t) => ContainerType::Builtin(t),
+                None => return Err(r.error_at(at, Kind::UnknownContainerType(id))),
+            }
+        }
+        ContainerKind::ClassName => {
+            let name = read_text(r)?.to_owned();
+            if allow {
+                ContainerType::ClassName(name)
+            } else {
+                object_placeholder()
+            }
+        }
+        ContainerKind::Script => {
+            let path = read_text(r)?.to_owned();
+            if !allow {
+                object_placeholder()
+            } else if check_script_path(&path).is_ok() && path.len() > RESOURCE_PREFIX.len() {
+                ContainerType::Script(path)
+            } else {
+                return Err(r.error_at(at, Kind::InvalidScriptPath(path)));
+            }
+        }
+    })
+}
+
 /// A full object's `script` property: nil, or a `res://` path.
-fn check_script_value(value: &Value) -> Result<(), Kind> {
+pub(crate) fn check_script_value(value: &Value) -> Result<(), Kind> {
     match value {
         Value::Nil => Ok(()),
         Value::String(path)
