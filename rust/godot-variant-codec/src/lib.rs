@@ -20,6 +20,8 @@ mod encode;
 pub mod error;
 mod header;
 mod keys;
+#[cfg(feature = "serde")]
+pub mod serde;
 pub mod stream;
 mod typed;
 pub mod types;
@@ -109,7 +111,7 @@ pub fn encode(value: &Value, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeErro
 }
 
 /// The buffer `encode` starts a container in: room for a typical small message.
-const CONTAINER_BUFFER: usize = 128;
+pub(crate) const CONTAINER_BUFFER: usize = 128;
 
 /// Appends the bytes of `value` to `out`. On error, `out` is left as it was.
 pub fn encode_into(

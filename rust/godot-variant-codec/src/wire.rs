@@ -74,6 +74,42 @@ pub fn memory_of<T: Plain>(items: &[T]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<u8>(), std::mem::size_of_val(items)) }
 }
 
+/// The little-endian bytes of a slice of plain values: their memory on a little-endian
+/// host, a converted copy elsewhere.
+pub fn le_bytes_of<T: Plain>(items: &[T]) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(target_endian = "little")]
+    {
+        std::borrow::Cow::Borrowed(memory_of(items))
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        let mut out = Vec::with_capacity(items.len() * T::SIZE);
+        items.iter().for_each(|&x| x.put_le(&mut out));
+        std::borrow::Cow::Owned(out)
+    }
+}
+
+/// Plain values from their little-endian bytes (a whole number of them): the bytes
+/// themselves when they lie aligned on a little-endian host, else a copy.
+pub fn plain_items<T: Plain>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
+    debug_assert_eq!(bytes.len() % T::SIZE, 0);
+    let count = bytes.len() / T::SIZE;
+    #[cfg(target_endian = "little")]
+    if bytes.as_ptr().align_offset(std::mem::align_of::<T>()) == 0 {
+        // SAFETY: the pointer is aligned for `T`, the `count * T::SIZE` bytes are in bounds
+        // and borrowed for the result's lifetime, and any bytes form valid `Plain` values
+        // (no padding, no invalid bit patterns), whose memory is their little-endian form.
+        return std::borrow::Cow::Borrowed(unsafe {
+            std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), count)
+        });
+    }
+    std::borrow::Cow::Owned(
+        Reader::new(bytes, 0)
+            .read_plain_vec(count, "plain values")
+            .expect("a whole number of values"),
+    )
+}
+
 /// Bytes read from the input with a cursor. The cursor may pass the end by the padding of a
 /// trailing PackedByteArray (the engine counts that padding without checking it is there);
 /// every read beyond the end fails.
