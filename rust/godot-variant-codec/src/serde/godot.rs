@@ -40,6 +40,17 @@ impl Serialize for LeBytes<'_> {
     }
 }
 
+/// How a math type's components travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Component {
+    /// `real_t`: 32 bits, or 64 when the header is flagged.
+    Real,
+    /// Always a 32-bit float (Color).
+    F32,
+    /// A 32-bit int (the `…i` types).
+    I32,
+}
+
 /// A Godot math type: `Array`'s components, in the engine's order.
 ///
 /// # Safety
@@ -161,6 +172,14 @@ macro_rules! math_types {
         fn math_type_named(name: &str) -> Option<VariantType> {
             match name {
                 $(stringify!($name) => Some(VariantType::$name),)*
+                _ => None,
+            }
+        }
+
+        /// How many components a math type has and how they travel.
+        pub(crate) fn math_components(t: VariantType) -> Option<(usize, Component)> {
+            match t {
+                $(VariantType::$name => Some(($n, Component::$component)),)*
                 _ => None,
             }
         }

@@ -2,8 +2,8 @@
 //! `var_to_bytes` / `bytes_to_var`, without the [`Value`](crate::Value) model in between.
 //!
 //! ```
-//! use godot_variant_codec::serde::{to_vec, Vector2};
-//! use godot_variant_codec::EncodeOptions;
+//! use godot_variant_codec::serde::{from_slice, to_vec, Vector2};
+//! use godot_variant_codec::{DecodeOptions, EncodeOptions};
 //! use serde::{Deserialize, Serialize};
 //!
 //! #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -16,7 +16,8 @@
 //! let msg = Msg { id: 7, name: "ann".into(), pos: Vector2 { x: 1.0, y: 2.5 } };
 //! // The bytes of GDScript's `var_to_bytes({"id": 7, "name": "ann", "pos": Vector2(1, 2.5)})`.
 //! let bytes = to_vec(&msg, &EncodeOptions::default()).unwrap();
-//! assert_eq!(bytes.len(), 76);
+//! let (back, consumed) = from_slice::<Msg>(&bytes, &DecodeOptions::default()).unwrap();
+//! assert_eq!((back, consumed), (msg, bytes.len()));
 //! ```
 //!
 //! The [`Serializer`] writes through the crate's [`Encoder`](crate::Encoder) and the
@@ -74,9 +75,11 @@
 //! components (elements) for human-readable ones: in JSON a `Vector2` is `[x, y]` and a
 //! `PackedFloat32Array` `[1.0, 2.0]`. Do not use the reserved names in your own types.
 
+mod de;
 mod godot;
 mod ser;
 
+pub use de::Deserializer;
 pub use godot::{
     Aabb, Basis, Color, PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array,
     PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array, PackedVector3Array,
@@ -87,7 +90,7 @@ pub use ser::{Compound, Serializer};
 
 use std::fmt::Display;
 
-use crate::{DecodeError, EncodeError, EncodeOptions};
+use crate::{DecodeError, DecodeOptions, EncodeError, EncodeOptions};
 
 /// A serde encoding or decoding failure. Boxed, so that results stay a word wide on the
 /// hot paths.
@@ -134,6 +137,15 @@ impl Error {
             message: message.to_string(),
             offset: None,
         }))
+    }
+
+    /// Places an error that does not know where it happened at `offset`.
+    #[cold]
+    fn located(mut self, at: usize) -> Self {
+        if let ErrorKind::Message { offset, .. } = &mut *self.0 {
+            offset.get_or_insert(at);
+        }
+        self
     }
 }
 
@@ -185,4 +197,16 @@ pub fn encode_into<T: ::serde::Serialize + ?Sized>(
         out.truncate(start);
     }
     result
+}
+
+/// Decodes a `T` from the start of `bytes`, returning it and the number of bytes it used
+/// (counted like [`decode`](crate::decode): trailing bytes are allowed). `T` may borrow
+/// strings and bytes from `bytes`.
+pub fn from_slice<'de, T: ::serde::Deserialize<'de>>(
+    bytes: &'de [u8],
+    opts: &DecodeOptions,
+) -> Result<(T, usize), Error> {
+    let mut de = Deserializer::new(bytes, opts);
+    let value = T::deserialize(&mut de)?;
+    Ok((value, de.consumed()))
 }

@@ -1,0 +1,779 @@
+//! The serde [`Deserializer`]: Godot values read with the decoder's rules and handed to
+//! serde visitors, borrowing strings and bytes from the input.
+
+use ::serde::de::value::{
+    BorrowedStrDeserializer, F32Deserializer, F64Deserializer, I32Deserializer, I64Deserializer,
+    MapDeserializer, SeqDeserializer, U8Deserializer,
+};
+use ::serde::de::{
+    self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
+    Visitor,
+};
+use ::serde::forward_to_deserialize_any;
+
+use super::godot::{math_components, reserved_type, Component};
+use super::ser::SHALLOW;
+use super::Error;
+use crate::decode::{
+    check_script_value, read_container_count, read_float, read_header, read_int, read_node_path,
+    read_packed, read_packed_strings_count, read_text, read_typed_container, reserve, Decoder,
+    Packed,
+};
+use crate::encode::SCRIPT_PROPERTY;
+use crate::error::DecodeErrorKind as Kind;
+use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, TYPE_MASK, VALUE_KIND_SHIFT};
+use crate::types::{Generation, VariantType};
+use crate::value::NodePath;
+use crate::wire::{Plain, Reader};
+use crate::{nested, DecodeOptions, ValueBuilder};
+
+/// Reads Godot values from bytes for serde (see [`crate::serde`] for the mapping).
+/// [`from_slice`](super::from_slice) is the usual way in.
+pub struct Deserializer<'de> {
+    r: Reader<'de>,
+    opts: DecodeOptions,
+    /// Nesting of the value read next (0: the top-level value).
+    depth: usize,
+    /// Elements that may still be reserved ahead of reading them, for the whole input (the
+    /// decoder's budget: a quarter of the input's length).
+    reservable: usize,
+}
+
+/// What the visitor asked for, where that changes how a value is handed over.
+#[derive(Clone, Copy)]
+enum Hint {
+    Any,
+    Option,
+    Bytes,
+    Enum,
+    /// The payload of a math or packed type (a reserved newtype name).
+    Payload(VariantType),
+}
+
+impl<'de> Deserializer<'de> {
+    /// A deserializer of the value at the start of `bytes`.
+    pub fn new(bytes: &'de [u8], opts: &DecodeOptions) -> Self {
+        Deserializer {
+            r: Reader::new(bytes, 0),
+            opts: *opts,
+            depth: 0,
+            reservable: bytes.len() / 4,
+        }
+    }
+
+    /// Bytes consumed so far, counted like [`decode`](crate::decode).
+    pub fn consumed(&self) -> usize {
+        self.r.consumed()
+    }
+
+    /// One value; an error its visitor made without an offset gets the value's.
+    #[inline]
+    fn value<V: Visitor<'de>>(&mut self, hint: Hint, visitor: V) -> Result<V::Value, Error> {
+        let at = self.r.offset();
+        self.read_value(hint, visitor).map_err(|e| e.located(at))
+    }
+
+    /// A value for a visitor of numbers or strings: an int, float or String is handed over
+    /// straight from the header; anything else as `deserialize_any` hands it over.
+    #[inline(always)]
+    fn scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        const INT: u32 = VariantType::Int.id();
+        const FLOAT: u32 = VariantType::Float.id();
+        const STRING: u32 = VariantType::String.id();
+        let at = self.r.offset();
+        let result = match self.r.peek_u32() {
+            Some(header) if self.depth <= self.opts.max_depth => {
+                let wide = header & FLAG_64 != 0;
+                let r = &mut self.r;
+                match header & TYPE_MASK {
+                    INT => {
+                        r.skip_unchecked(4);
+                        read_int(r, wide)
+                            .map_err(Error::from)
+                            .and_then(|i| visitor.visit_i64(i))
+                    }
+                    FLOAT => {
+                        r.skip_unchecked(4);
+                        read_float(r, wide)
+                            .map_err(Error::from)
+                            .and_then(|f| visitor.visit_f64(f))
+                    }
+                    STRING => {
+                        r.skip_unchecked(4);
+                        read_text(r)
+                            .map_err(Error::from)
+                            .and_then(|s| visitor.visit_borrowed_str(s))
+                    }
+                    _ => return self.value(Hint::Any, visitor),
+                }
+            }
+            _ => return self.value(Hint::Any, visitor),
+        };
+        result.map_err(|e| e.located(at))
+    }
+
+    /// A value nested in the current one, on `nested`'s stack once nesting is deep.
+    #[inline]
+    fn nested_value<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
+        if self.depth < SHALLOW {
+            seed.deserialize(self)
+        } else {
+            nested(|| seed.deserialize(self))
+        }
+    }
+
+    /// Runs `visit` over a container's elements, one level deeper.
+    #[inline]
+    fn inside<R>(&mut self, visit: impl FnOnce(&mut Self) -> R) -> R {
+        self.depth += 1;
+        let result = visit(self);
+        self.depth -= 1;
+        result
+    }
+
+    #[inline(always)]
+    fn header(&mut self) -> Result<(VariantType, u32), Error> {
+        if self.depth > self.opts.max_depth {
+            return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
+        }
+        Ok(read_header(&mut self.r, Generation::GODOT_4)?)
+    }
+
+    fn read_value<V: Visitor<'de>>(&mut self, hint: Hint, visitor: V) -> Result<V::Value, Error> {
+        if let Hint::Option = hint {
+            let nil = VariantType::Nil.id();
+            if self.r.peek_u32().is_some_and(|h| h & TYPE_MASK == nil) {
+                self.header()?;
+                return visitor.visit_none();
+            }
+            return visitor.visit_some(self);
+        }
+        let header_at = self.r.consumed();
+        let (t, header) = self.header()?;
+        let wide = header & FLAG_64 != 0;
+        match hint {
+            Hint::Bytes if t == VariantType::PackedByteArray => {
+                let packed = read_packed(&mut self.r, t, wide)?;
+                visitor.visit_borrowed_bytes(packed.bytes)
+            }
+            Hint::Payload(expected) if t == expected => match self.payload_bytes(t, wide)? {
+                Some(bytes) => visitor.visit_borrowed_bytes(bytes),
+                None => self.any(t, header, header_at, visitor),
+            },
+            Hint::Enum if matches!(t, VariantType::String | VariantType::StringName) => {
+                let name = read_text(&mut self.r)?;
+                visitor.visit_enum(BorrowedStrDeserializer::new(name))
+            }
+            Hint::Enum if t == VariantType::Dictionary => {
+                self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
+                let count = read_container_count(&mut self.r, "Dictionary count")?;
+                if count != 1 {
+                    return Err(de::Error::invalid_length(
+                        count as usize,
+                        &"a Dictionary of one entry, {variant: content}",
+                    ));
+                }
+                self.inside(|de| visitor.visit_enum(de))
+            }
+            _ => self.any(t, header, header_at, visitor),
+        }
+    }
+
+    /// The payload of the math or packed type `t` as the Rust type holds it (single
+    /// precision), borrowed; `None` when the bytes hold it in double precision.
+    fn payload_bytes(&mut self, t: VariantType, wide: bool) -> Result<Option<&'de [u8]>, Error> {
+        if let Some((n, component)) = math_components(t) {
+            if component == Component::Real && wide {
+                return Ok(None);
+            }
+            return Ok(Some(self.r.take(n * 4, t.name())?));
+        }
+        let element_size = Packed::element_size(t, false);
+        if element_size == 0 || Packed::element_size(t, wide) != element_size {
+            // A PackedStringArray (no plain elements), or vectors in double precision.
+            return Ok(None);
+        }
+        Ok(Some(read_packed(&mut self.r, t, wide)?.bytes))
+    }
+
+    /// Reads (checks) a typed container's element types; the serde mapping drops them.
+    fn container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
+        for &shift in shifts {
+            match ContainerKind::from_header(header, shift) {
+                ContainerKind::Untyped => {}
+                kind => {
+                    read_typed_container(&mut self.r, kind, self.opts.allow_objects)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Elements to reserve room for: at most what the rest of the input can hold.
+    fn size_hint(&mut self, count: u32, min_size: usize) -> usize {
+        reserve(count, min_size, self.r.remaining(), &mut self.reservable)
+    }
+
+    /// Any value, as `deserialize_any` hands it over (see the module docs).
+    #[inline(always)]
+    fn any<V: Visitor<'de>>(
+        &mut self,
+        t: VariantType,
+        header: u32,
+        header_at: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        use VariantType as T;
+        let wide = header & FLAG_64 != 0;
+        let r = &mut self.r;
+        match t {
+            T::Nil | T::Callable => visitor.visit_unit(),
+            T::Bool => visitor.visit_bool(r.read::<u32>("bool")? != 0),
+            T::Int => visitor.visit_i64(read_int(r, wide)?),
+            T::Float => visitor.visit_f64(read_float(r, wide)?),
+            T::String | T::StringName => visitor.visit_borrowed_str(read_text(r)?),
+            _ => self.any_other(t, header, header_at, visitor),
+        }
+    }
+
+    /// The types `any` keeps out of line: all but the plain scalars, which most values are.
+    #[inline(never)]
+    fn any_other<V: Visitor<'de>>(
+        &mut self,
+        t: VariantType,
+        header: u32,
+        header_at: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        use VariantType as T;
+        let wide = header & FLAG_64 != 0;
+        let r = &mut self.r;
+        match t {
+            T::NodePath => visitor.visit_string(node_path_text(&read_node_path(r)?)),
+            T::Rid => visitor.visit_u64(r.read("RID")?),
+            T::Object if wide => match r.read::<u64>("object id")? {
+                0 => visitor.visit_unit(),
+                id => visitor.visit_u64(id),
+            },
+            T::Object => self.full_object(header_at, visitor),
+            T::Signal => {
+                let name = read_text(r)?;
+                let object_id = r.read::<u64>("Signal object id")?;
+                let fields = [
+                    ("name", Field::Str(name)),
+                    ("object_id", Field::U64(object_id)),
+                ];
+                de::Deserializer::deserialize_any(MapDeserializer::new(fields.into_iter()), visitor)
+            }
+            T::Array => {
+                self.container_types(header, &[ELEMENT_KIND_SHIFT])?;
+                let count = read_container_count(&mut self.r, "Array count")?;
+                let hint = self.size_hint(count, 4);
+                self.inside(|de| {
+                    let items = Items {
+                        de,
+                        left: count as usize,
+                        hint,
+                        strings: false,
+                    };
+                    items.visit(visitor)
+                })
+            }
+            T::Dictionary => {
+                self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
+                let count = read_container_count(&mut self.r, "Dictionary count")?;
+                let hint = self.size_hint(count, 8);
+                self.inside(|de| Entries::new(de, count as usize, hint, false).visit(visitor))
+            }
+            T::PackedStringArray => {
+                let count = read_packed_strings_count(r)?;
+                let hint = self.size_hint(count as u32, 4);
+                let strings = Items {
+                    de: self,
+                    left: count,
+                    hint,
+                    strings: true,
+                };
+                strings.visit(visitor)
+            }
+            _ => match math_components(t) {
+                Some((n, component)) => match (component, wide) {
+                    (Component::Real, true) => {
+                        plain_seq::<f64, V>(r.take(n * 8, t.name())?, visitor)
+                    }
+                    (Component::I32, _) => plain_seq::<i32, V>(r.take(n * 4, t.name())?, visitor),
+                    _ => plain_seq::<f32, V>(r.take(n * 4, t.name())?, visitor),
+                },
+                None => packed_seq(read_packed(r, t, wide)?, visitor),
+            },
+        }
+    }
+
+    /// A full object (only with `allow_objects`): `{"class": …, "properties": {…}}`.
+    fn full_object<V: Visitor<'de>>(
+        &mut self,
+        header_at: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        if !self.opts.allow_objects {
+            return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed).into());
+        }
+        let class = read_text(&mut self.r)?;
+        if class.is_empty() {
+            return visitor.visit_unit();
+        }
+        // A signed count in the engine: negative means no properties.
+        let count = self.r.read::<i32>("property count")?.max(0) as usize;
+        let hint = self.size_hint(count as u32, 8);
+        self.inside(|de| {
+            let mut object = ObjectFields {
+                de,
+                class,
+                properties: count,
+                hint,
+                next: 0,
+            };
+            let value = visitor.visit_map(&mut object)?;
+            whole(OBJECT_FIELDS.len() - object.next, value)
+        })
+    }
+}
+
+/// The NodePath's text, as the engine's `String(NodePath)` writes it.
+fn node_path_text(path: &NodePath) -> String {
+    let mut text = String::from(if path.absolute { "/" } else { "" });
+    text.push_str(&path.names.join("/"));
+    for subname in &path.subnames {
+        text.push(':');
+        text.push_str(subname);
+    }
+    text
+}
+
+/// `value`, when the visitor took every element of its container.
+fn whole<T>(left: usize, value: T) -> Result<T, Error> {
+    if left == 0 {
+        Ok(value)
+    } else {
+        Err(Error::message(format!(
+            "{left} more elements than the target takes"
+        )))
+    }
+}
+
+/// A packed array's plain element, handed to a visitor as what it is.
+trait Element<'de>: Plain {
+    type De: de::Deserializer<'de, Error = Error>;
+    fn into_de(self) -> Self::De;
+}
+
+macro_rules! scalar_elements {
+    ($($t:ty => $de:ident),*) => {$(
+        impl<'de> Element<'de> for $t {
+            type De = $de<Error>;
+            fn into_de(self) -> $de<Error> {
+                self.into_deserializer()
+            }
+        }
+    )*};
+}
+scalar_elements!(u8 => U8Deserializer, i32 => I32Deserializer, i64 => I64Deserializer,
+    f32 => F32Deserializer, f64 => F64Deserializer);
+
+/// A vector's or Color's components: a sequence.
+impl<'de, T: Plain + IntoDeserializer<'de, Error>, const N: usize> Element<'de> for [T; N] {
+    type De = SeqDeserializer<std::array::IntoIter<T, N>, Error>;
+    fn into_de(self) -> Self::De {
+        SeqDeserializer::new(self.into_iter())
+    }
+}
+
+/// Plain elements in the input's bytes, read one by one.
+struct PlainSeq<'de, T> {
+    bytes: &'de [u8],
+    _element: std::marker::PhantomData<T>,
+}
+
+impl<'de, T: Element<'de>> SeqAccess<'de> for PlainSeq<'de, T> {
+    type Error = Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Error> {
+        if self.bytes.is_empty() {
+            return Ok(None);
+        }
+        let (element, rest) = self.bytes.split_at(T::SIZE);
+        self.bytes = rest;
+        seed.deserialize(T::from_le(element).into_de()).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.bytes.len() / T::SIZE)
+    }
+}
+
+/// A visitor's sequence of the plain `T`s in `bytes` (a whole number of them).
+fn plain_seq<'de, T: Element<'de>, V: Visitor<'de>>(
+    bytes: &'de [u8],
+    visitor: V,
+) -> Result<V::Value, Error> {
+    let mut seq = PlainSeq::<T> {
+        bytes,
+        _element: std::marker::PhantomData,
+    };
+    let value = visitor.visit_seq(&mut seq)?;
+    whole(seq.bytes.len() / T::SIZE, value)
+}
+
+/// A packed array of plain elements, as a visitor's sequence of them.
+fn packed_seq<'de, V: Visitor<'de>>(p: Packed<'de>, visitor: V) -> Result<V::Value, Error> {
+    use VariantType as T;
+    match (p.array_type, p.wide) {
+        (T::PackedByteArray, _) => plain_seq::<u8, V>(p.bytes, visitor),
+        (T::PackedInt32Array, _) => plain_seq::<i32, V>(p.bytes, visitor),
+        (T::PackedInt64Array, _) => plain_seq::<i64, V>(p.bytes, visitor),
+        (T::PackedFloat32Array, _) => plain_seq::<f32, V>(p.bytes, visitor),
+        (T::PackedFloat64Array, _) => plain_seq::<f64, V>(p.bytes, visitor),
+        (T::PackedColorArray, _) => plain_seq::<[f32; 4], V>(p.bytes, visitor),
+        (T::PackedVector2Array, false) => plain_seq::<[f32; 2], V>(p.bytes, visitor),
+        (T::PackedVector2Array, true) => plain_seq::<[f64; 2], V>(p.bytes, visitor),
+        (T::PackedVector3Array, false) => plain_seq::<[f32; 3], V>(p.bytes, visitor),
+        (T::PackedVector3Array, true) => plain_seq::<[f64; 3], V>(p.bytes, visitor),
+        (_, false) => plain_seq::<[f32; 4], V>(p.bytes, visitor),
+        (_, true) => plain_seq::<[f64; 4], V>(p.bytes, visitor),
+    }
+}
+
+/// An Array's elements, or a PackedStringArray's strings (borrowed).
+struct Items<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+    hint: usize,
+    strings: bool,
+}
+
+impl<'de> Items<'_, 'de> {
+    fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
+        let value = visitor.visit_seq(&mut self)?;
+        whole(self.left, value)
+    }
+}
+
+impl<'de> SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Error> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        if self.strings {
+            let text = read_text(&mut self.de.r)?;
+            return seed
+                .deserialize(BorrowedStrDeserializer::new(text))
+                .map(Some);
+        }
+        self.de.nested_value(seed).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.hint)
+    }
+}
+
+/// A Dictionary's entries, or a full object's properties (keys are then names, and the
+/// `script` property's value is checked as the decoder checks it).
+struct Entries<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+    hint: usize,
+    property_names: bool,
+    /// A key was read and its value not yet.
+    value_pending: bool,
+    /// The pending value is a full object's `script`.
+    script_pending: bool,
+}
+
+impl<'a, 'de> Entries<'a, 'de> {
+    fn new(de: &'a mut Deserializer<'de>, left: usize, hint: usize, property_names: bool) -> Self {
+        Entries {
+            de,
+            left,
+            hint,
+            property_names,
+            value_pending: false,
+            script_pending: false,
+        }
+    }
+
+    fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
+        let value = visitor.visit_map(&mut self)?;
+        whole(self.left + usize::from(self.value_pending), value)
+    }
+}
+
+impl<'de> MapAccess<'de> for Entries<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.value_pending = true;
+        if self.property_names {
+            let name = read_text(&mut self.de.r)?;
+            self.script_pending = name == SCRIPT_PROPERTY;
+            return seed
+                .deserialize(BorrowedStrDeserializer::new(name))
+                .map(Some);
+        }
+        self.de.nested_value(seed).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        self.value_pending = false;
+        if std::mem::take(&mut self.script_pending) {
+            check_script(self.de)?;
+        }
+        self.de.nested_value(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.hint)
+    }
+}
+
+/// A full object's `script` property, about to be read: nil or a `res://` path, checked
+/// on the value model as the decoder checks it.
+fn check_script(de: &mut Deserializer<'_>) -> Result<(), Error> {
+    let value_at = de.r.consumed();
+    let mut values = ValueBuilder;
+    let value = Decoder::new(de.r.clone(), &de.opts, &mut values).value(de.depth)?;
+    check_script_value(&value).map_err(|kind| de.r.error_at(value_at, kind))?;
+    Ok(())
+}
+
+/// The keys of a full object's map.
+const OBJECT_FIELDS: [&str; 2] = ["class", "properties"];
+
+/// A full object as a map: its class, then its properties.
+struct ObjectFields<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    class: &'de str,
+    properties: usize,
+    hint: usize,
+    /// Index in `OBJECT_FIELDS` of the next key.
+    next: usize,
+}
+
+impl<'de> MapAccess<'de> for ObjectFields<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        match OBJECT_FIELDS.get(self.next) {
+            Some(&key) => seed
+                .deserialize(BorrowedStrDeserializer::new(key))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        self.next += 1;
+        if self.next == 1 {
+            seed.deserialize(BorrowedStrDeserializer::new(self.class))
+        } else {
+            seed.deserialize(Properties {
+                entries: Entries::new(&mut *self.de, self.properties, self.hint, true),
+            })
+        }
+    }
+}
+
+/// A full object's properties, as a map of names to values.
+struct Properties<'a, 'de> {
+    entries: Entries<'a, 'de>,
+}
+
+impl<'de> de::Deserializer<'de> for Properties<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.entries.visit(visitor)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A Signal's fields.
+enum Field<'de> {
+    Str(&'de str),
+    U64(u64),
+}
+
+impl<'de> IntoDeserializer<'de, Error> for Field<'de> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de> de::Deserializer<'de> for Field<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Field::Str(s) => visitor.visit_borrowed_str(s),
+            Field::U64(x) => visitor.visit_u64(x),
+        }
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// An enum variant with content: the one entry of a Dictionary, `{variant: content}`.
+impl<'de> EnumAccess<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
+        let variant = self.nested_value(seed)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        de::Deserialize::deserialize(self)
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
+        self.nested_value(seed)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        self.value(Hint::Any, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.value(Hint::Any, visitor)
+    }
+}
+
+/// `deserialize_*` methods that hand over whatever the bytes hold.
+macro_rules! any_value {
+    ($($method:ident$(($($arg:ident: $ty:ty),*))?),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, Error> {
+            $($(let _ = $arg;)*)?
+            self.value(Hint::Any, visitor)
+        }
+    )*};
+}
+
+/// `deserialize_*` methods for numbers and strings: those, the values of most fields,
+/// take a short path; anything else is handed over as it is.
+macro_rules! scalar_value {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.scalar(visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    any_value!(
+        deserialize_any, deserialize_bool, deserialize_char, deserialize_unit, deserialize_seq,
+        deserialize_map, deserialize_ignored_any,
+        deserialize_unit_struct(name: &'static str),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+    );
+
+    scalar_value!(
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_str,
+        deserialize_string,
+        deserialize_identifier
+    );
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.value(Hint::Bytes, visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.value(Hint::Bytes, visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.value(Hint::Option, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match reserved_type(name) {
+            Some(t) => self.value(Hint::Payload(t), visitor),
+            None => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.value(Hint::Enum, visitor)
+    }
+}
