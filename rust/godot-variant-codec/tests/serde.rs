@@ -1,0 +1,1158 @@
+//! Serde support: the bytes are the crate's own encoding of the equivalent `Value` (hence
+//! the engine's), they read back, Godot's alternative forms are accepted, every golden vector
+//! reads through `deserialize_any` exactly when the decoder accepts it, and hostile input
+//! fails with an offset, without panicking or allocating beyond the input.
+#![cfg(feature = "serde")]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::Mutex;
+
+use godot_variant_codec::serde::{
+    from_slice, to_vec, Aabb, Basis, Color, ErrorKind, PackedByteArray, PackedColorArray,
+    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
+    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
+    Rect2, Rect2i, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4,
+    Vector4i,
+};
+use godot_variant_codec::{
+    decode, encode, Array, ContainerType, DecodeErrorKind, DecodeOptions, Dictionary,
+    EncodeErrorKind, EncodeOptions, PackedReals, Precision, Reals, Value,
+};
+use proptest::prelude::*;
+use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+fn s(text: &str) -> Value {
+    Value::String(text.into())
+}
+
+fn arr(items: Vec<Value>) -> Value {
+    Value::Array(Box::new(Array {
+        element_type: ContainerType::Untyped,
+        items,
+    }))
+}
+
+fn dict(entries: Vec<(Value, Value)>) -> Value {
+    Value::Dictionary(Box::new(Dictionary {
+        key_type: ContainerType::Untyped,
+        value_type: ContainerType::Untyped,
+        entries,
+    }))
+}
+
+fn single() -> EncodeOptions {
+    EncodeOptions::default()
+}
+
+fn double() -> EncodeOptions {
+    EncodeOptions {
+        precision: Precision::Double,
+        ..EncodeOptions::default()
+    }
+}
+
+const DEFAULT: DecodeOptions = DecodeOptions {
+    allow_objects: false,
+    max_depth: godot_variant_codec::MAX_RECURSION_DEPTH,
+};
+
+/// `value` serializes to the crate's encoding of `expected` (for `opts`) and reads back
+/// as itself, consuming every byte.
+fn same_bytes_and_back<T>(value: &T, expected: &Value, opts: &EncodeOptions)
+where
+    T: Serialize + DeserializeOwned + PartialEq + fmt::Debug,
+{
+    let ours = to_vec(value, opts).unwrap();
+    assert_eq!(ours, encode(expected, opts).unwrap(), "{value:?}");
+    let (back, used) = from_slice::<T>(&ours, &DEFAULT).unwrap();
+    assert_eq!(used, ours.len(), "{value:?}");
+    assert_eq!(&back, value);
+}
+
+/// Reads `T` from the crate's encoding of `value`.
+fn read<T: DeserializeOwned>(value: &Value) -> Result<T, godot_variant_codec::serde::Error> {
+    let bytes = encode(value, &double()).unwrap();
+    from_slice::<T>(&bytes, &DEFAULT).map(|(t, _)| t)
+}
+
+/// Whatever `deserialize_any` hands over, kept whole (maps with keys of any type).
+#[derive(Debug, Clone, PartialEq)]
+enum Any {
+    Unit,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+    Text(String),
+    Bytes(Vec<u8>),
+    Seq(Vec<Any>),
+    Map(Vec<(Any, Any)>),
+}
+
+impl<'de> Deserialize<'de> for Any {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Any, D::Error> {
+        struct AnyVisitor;
+        impl<'de> Visitor<'de> for AnyVisitor {
+            type Value = Any;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("anything")
+            }
+            fn visit_unit<E>(self) -> Result<Any, E> {
+                Ok(Any::Unit)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Any, E> {
+                Ok(Any::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Any, E> {
+                Ok(Any::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Any, E> {
+                Ok(Any::Uint(v))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Any, E> {
+                Ok(Any::Float(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Any, E> {
+                Ok(Any::Text(v.into()))
+            }
+            fn visit_bytes<E>(self, v: &[u8]) -> Result<Any, E> {
+                Ok(Any::Bytes(v.into()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Any, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Any::Seq(items))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Any, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Any::Map(entries))
+            }
+        }
+        d.deserialize_any(AnyVisitor)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The data model: same bytes as the Value path, and back
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Message {
+    id: i64,
+    name: String,
+    pos: Vector2,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+enum Command {
+    Stop,
+    Move(Vector3),
+    Say(String, u8),
+    Hit { target: u32, damage: f32 },
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Unit;
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Meters(f64);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Everything {
+    flag: bool,
+    small: i8,
+    big: u64,
+    wide: i64,
+    half: f32,
+    precise: f64,
+    letter: char,
+    none: Option<i32>,
+    some: Option<String>,
+    nothing: (),
+    unit: Unit,
+    meters: Meters,
+    list: Vec<i32>,
+    pair: (u16, String),
+    by_id: BTreeMap<i32, String>,
+    commands: Vec<Command>,
+    nested: Message,
+}
+
+#[test]
+fn struct_is_a_dictionary_of_its_fields_in_order() {
+    let msg = Message {
+        id: 7,
+        name: "ann".into(),
+        pos: Vector2 { x: 1.0, y: 2.5 },
+    };
+    let expected = dict(vec![
+        (s("id"), Value::Int(7)),
+        (s("name"), s("ann")),
+        (s("pos"), Value::Vector2(Reals::Single([1.0, 2.5]))),
+    ]);
+    same_bytes_and_back(&msg, &expected, &single());
+    same_bytes_and_back(&msg, &expected, &double());
+}
+
+#[test]
+fn every_kind_of_the_data_model_matches_the_value_path() {
+    let value = Everything {
+        flag: true,
+        small: -3,
+        big: u64::from(u32::MAX) + 1,
+        wide: i64::MIN,
+        half: 0.1,
+        precise: 0.1,
+        letter: 'é',
+        none: None,
+        some: Some("x".into()),
+        nothing: (),
+        unit: Unit,
+        meters: Meters(2.5),
+        list: vec![1, -2, 3],
+        pair: (9, "nine".into()),
+        by_id: BTreeMap::from([(1, "one".into()), (2, "two".into())]),
+        commands: vec![
+            Command::Stop,
+            Command::Move(Vector3 {
+                x: 1.0,
+                y: 2.0,
+                z: 3.0,
+            }),
+            Command::Say("hi".into(), 2),
+            Command::Hit {
+                target: 4,
+                damage: 1.5,
+            },
+        ],
+        nested: Message {
+            id: -1,
+            name: String::new(),
+            pos: Vector2::default(),
+        },
+    };
+    let expected = dict(vec![
+        (s("flag"), Value::Bool(true)),
+        (s("small"), Value::Int(-3)),
+        (s("big"), Value::Int(i64::from(u32::MAX) + 1)),
+        (s("wide"), Value::Int(i64::MIN)),
+        (s("half"), Value::Float(f64::from(0.1f32))),
+        (s("precise"), Value::Float(0.1)),
+        (s("letter"), s("é")),
+        (s("none"), Value::Nil),
+        (s("some"), s("x")),
+        (s("nothing"), Value::Nil),
+        (s("unit"), Value::Nil),
+        (s("meters"), Value::Float(2.5)),
+        (
+            s("list"),
+            arr(vec![Value::Int(1), Value::Int(-2), Value::Int(3)]),
+        ),
+        (s("pair"), arr(vec![Value::Int(9), s("nine")])),
+        (
+            s("by_id"),
+            dict(vec![(Value::Int(1), s("one")), (Value::Int(2), s("two"))]),
+        ),
+        (
+            s("commands"),
+            arr(vec![
+                s("Stop"),
+                dict(vec![(
+                    s("Move"),
+                    Value::Vector3(Reals::Single([1.0, 2.0, 3.0])),
+                )]),
+                dict(vec![(s("Say"), arr(vec![s("hi"), Value::Int(2)]))]),
+                dict(vec![(
+                    s("Hit"),
+                    dict(vec![
+                        (s("target"), Value::Int(4)),
+                        (s("damage"), Value::Float(1.5)),
+                    ]),
+                )]),
+            ]),
+        ),
+        (
+            s("nested"),
+            dict(vec![
+                (s("id"), Value::Int(-1)),
+                (s("name"), s("")),
+                (s("pos"), Value::Vector2(Reals::Single([0.0, 0.0]))),
+            ]),
+        ),
+    ]);
+    same_bytes_and_back(&value, &expected, &single());
+}
+
+#[test]
+fn maps_without_a_known_length_get_their_count_corrected() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Inner {
+        b: i32,
+        c: i32,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Flattened {
+        a: i32,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+    let value = Flattened {
+        a: 1,
+        inner: Inner { b: 2, c: 3 },
+    };
+    let expected = dict(vec![
+        (s("a"), Value::Int(1)),
+        (s("b"), Value::Int(2)),
+        (s("c"), Value::Int(3)),
+    ]);
+    same_bytes_and_back(&value, &expected, &single());
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Skips {
+        kept: i32,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        maybe: Option<i32>,
+    }
+    same_bytes_and_back(
+        &Skips {
+            kept: 1,
+            maybe: None,
+        },
+        &dict(vec![(s("kept"), Value::Int(1))]),
+        &single(),
+    );
+}
+
+#[test]
+fn unrepresentable_integers_are_errors() {
+    let too_big = to_vec(&u64::MAX, &single()).unwrap_err();
+    assert!(
+        matches!(too_big.kind(), ErrorKind::Message { .. }),
+        "{too_big}"
+    );
+    assert!(to_vec(&i128::MIN, &single()).is_err());
+    assert_eq!(
+        to_vec(&(i64::MAX as u128), &single()).unwrap(),
+        encode(&Value::Int(i64::MAX), &single()).unwrap()
+    );
+    // Reading: the target type's range applies.
+    let err = read::<u8>(&Value::Int(300)).unwrap_err();
+    assert_eq!(err.offset(), Some(0));
+}
+
+// ---------------------------------------------------------------------------------------
+// Godot's math and packed types
+
+/// Each math type: its Rust value (from the components 1, 2, 3…), and the Value the crate
+/// writes for it.
+macro_rules! check_math_types {
+    ($($t:ident: $variant:ident $(($boxed:ident))? [$n:literal]),*) => {{
+        $(
+            let components: [f32; $n] = std::array::from_fn(|i| i as f32 + 0.5);
+            let value = $t::from(components);
+            let expected = Value::$variant(check_math_types!(@wrap $($boxed)? Reals::Single(components)));
+            for opts in [single(), double()] {
+                same_bytes_and_back(&value, &expected, &opts);
+            }
+            // Human-readable formats get the components.
+            assert_eq!(
+                serde_json::to_value(value).unwrap(),
+                serde_json::to_value(components).unwrap()
+            );
+            assert_eq!(serde_json::from_value::<$t>(serde_json::to_value(value).unwrap()).unwrap(), value);
+        )*
+    }};
+    (@wrap Box $e:expr) => { Box::new($e) };
+    (@wrap $e:expr) => { $e };
+}
+
+#[test]
+fn math_types_are_the_godot_types() {
+    check_math_types!(
+        Vector2: Vector2 [2], Rect2: Rect2 [4], Vector3: Vector3 [3],
+        Transform2D: Transform2D (Box) [6], Vector4: Vector4 [4], Plane: Plane [4],
+        Quaternion: Quaternion [4], Aabb: Aabb (Box) [6], Basis: Basis (Box) [9],
+        Transform3D: Transform3D (Box) [12], Projection: Projection (Box) [16]
+    );
+    let ints = [
+        (
+            to_vec(&Vector2i { x: 1, y: -2 }, &single()).unwrap(),
+            Value::Vector2i([1, -2]),
+        ),
+        (
+            to_vec(&Vector3i { x: 1, y: 2, z: 3 }, &single()).unwrap(),
+            Value::Vector3i([1, 2, 3]),
+        ),
+        (
+            to_vec(
+                &Vector4i {
+                    x: 1,
+                    y: 2,
+                    z: 3,
+                    w: 4,
+                },
+                &single(),
+            )
+            .unwrap(),
+            Value::Vector4i([1, 2, 3, 4]),
+        ),
+        (
+            to_vec(&Rect2i::from([1, 2, 3, 4]), &single()).unwrap(),
+            Value::Rect2i([1, 2, 3, 4]),
+        ),
+        (
+            to_vec(
+                &Color {
+                    r: 0.5,
+                    g: 1.0,
+                    b: 0.0,
+                    a: 1.0,
+                },
+                &double(),
+            )
+            .unwrap(),
+            Value::Color([0.5, 1.0, 0.0, 1.0]),
+        ),
+    ];
+    for (ours, expected) in ints {
+        assert_eq!(ours, encode(&expected, &double()).unwrap(), "{expected:?}");
+        assert_eq!(
+            read::<Any>(&expected).unwrap(),
+            from_slice::<Any>(&ours, &DEFAULT).unwrap().0
+        );
+    }
+    assert_eq!(
+        read::<Vector2i>(&Value::Vector2i([1, -2])).unwrap(),
+        Vector2i { x: 1, y: -2 }
+    );
+    assert_eq!(
+        read::<Color>(&Value::Color([0.5, 1.0, 0.0, 1.0])).unwrap(),
+        Color {
+            r: 0.5,
+            g: 1.0,
+            b: 0.0,
+            a: 1.0
+        }
+    );
+}
+
+#[test]
+fn math_types_read_their_other_forms() {
+    let v = Vector2 { x: 1.5, y: -2.0 };
+    // Double precision, an Array of numbers, a packed array, a Vector2i.
+    assert_eq!(
+        read::<Vector2>(&Value::Vector2(Reals::Double([1.5, -2.0]))).unwrap(),
+        v
+    );
+    assert_eq!(
+        read::<Vector2>(&arr(vec![Value::Float(1.5), Value::Int(-2)])).unwrap(),
+        v
+    );
+    assert_eq!(
+        read::<Vector2>(&Value::PackedFloat32Array(vec![1.5, -2.0])).unwrap(),
+        v
+    );
+    assert_eq!(
+        read::<Vector2>(&Value::Vector2i([3, 4])).unwrap(),
+        Vector2 { x: 3.0, y: 4.0 }
+    );
+    // The wrong number of components, or not numbers.
+    assert!(read::<Vector2>(&Value::Vector3(Reals::Single([1.0, 2.0, 3.0]))).is_err());
+    assert!(read::<Vector2>(&s("1, 2")).is_err());
+}
+
+#[test]
+fn packed_wrappers_are_the_packed_types() {
+    let v2 = vec![Vector2 { x: 1.0, y: 2.0 }, Vector2 { x: -3.0, y: 4.5 }];
+    let v3 = vec![Vector3 {
+        x: 1.0,
+        y: 2.0,
+        z: 3.0,
+    }];
+    let v4 = vec![Vector4::from([1.0, 2.0, 3.0, 4.0])];
+    let colors = vec![Color::from([0.0, 0.5, 1.0, 1.0]), Color::default()];
+    for opts in [single(), double()] {
+        same_bytes_and_back(
+            &PackedByteArray(vec![1, 2, 3, 4, 5]),
+            &Value::PackedByteArray(vec![1, 2, 3, 4, 5]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedInt32Array(vec![1, -2, i32::MAX]),
+            &Value::PackedInt32Array(vec![1, -2, i32::MAX]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedInt64Array(vec![1, i64::MIN]),
+            &Value::PackedInt64Array(vec![1, i64::MIN]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedFloat32Array(vec![0.1, -0.0, 1e30]),
+            &Value::PackedFloat32Array(vec![0.1, -0.0, 1e30]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedFloat64Array(vec![0.1, 2.0]),
+            &Value::PackedFloat64Array(vec![0.1, 2.0]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedStringArray(vec!["a".into(), String::new(), "ünï".into()]),
+            &Value::PackedStringArray(vec!["a".into(), String::new(), "ünï".into()]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedVector2Array(v2.clone()),
+            &Value::PackedVector2Array(PackedReals::Single(vec![[1.0, 2.0], [-3.0, 4.5]])),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedVector3Array(v3.clone()),
+            &Value::PackedVector3Array(PackedReals::Single(vec![[1.0, 2.0, 3.0]])),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedVector4Array(v4.clone()),
+            &Value::PackedVector4Array(PackedReals::Single(vec![[1.0, 2.0, 3.0, 4.0]])),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedColorArray(colors.clone()),
+            &Value::PackedColorArray(vec![[0.0, 0.5, 1.0, 1.0], [0.0; 4]]),
+            &opts,
+        );
+        same_bytes_and_back(
+            &PackedFloat32Array(vec![]),
+            &Value::PackedFloat32Array(vec![]),
+            &opts,
+        );
+    }
+    // Human-readable formats get the elements.
+    assert_eq!(
+        serde_json::to_string(&PackedVector2Array(v2.clone())).unwrap(),
+        "[[1.0,2.0],[-3.0,4.5]]"
+    );
+    let json = serde_json::to_string(&PackedColorArray(colors.clone())).unwrap();
+    assert_eq!(
+        serde_json::from_str::<PackedColorArray>(&json).unwrap().0,
+        colors
+    );
+}
+
+#[test]
+fn sequences_read_from_arrays_and_packed_arrays_alike() {
+    let floats = vec![1.5f32, -2.0, 0.25];
+    let as_values: Vec<Value> = floats.iter().map(|&f| Value::Float(f.into())).collect();
+    assert_eq!(
+        read::<Vec<f32>>(&Value::PackedFloat32Array(floats.clone())).unwrap(),
+        floats
+    );
+    assert_eq!(read::<Vec<f32>>(&arr(as_values.clone())).unwrap(), floats);
+    assert_eq!(
+        read::<PackedFloat32Array>(&arr(as_values)).unwrap().0,
+        floats
+    );
+    assert_eq!(
+        read::<PackedFloat32Array>(&Value::PackedFloat64Array(vec![1.5, -2.0, 0.25]))
+            .unwrap()
+            .0,
+        floats
+    );
+    assert_eq!(
+        read::<Vec<u8>>(&Value::PackedByteArray(vec![1, 2])).unwrap(),
+        [1, 2]
+    );
+    assert_eq!(
+        read::<Vec<i64>>(&Value::PackedInt32Array(vec![1, -2])).unwrap(),
+        [1, -2]
+    );
+    assert_eq!(
+        read::<Vec<String>>(&Value::PackedStringArray(vec!["a".into()])).unwrap(),
+        ["a"]
+    );
+    assert_eq!(
+        read::<PackedStringArray>(&arr(vec![s("a"), Value::StringName("b".into())]))
+            .unwrap()
+            .0,
+        ["a", "b"]
+    );
+    assert_eq!(
+        read::<PackedVector2Array>(&Value::PackedVector2Array(PackedReals::Double(vec![[
+            1.0, 2.0
+        ]])))
+        .unwrap()
+        .0,
+        [Vector2 { x: 1.0, y: 2.0 }]
+    );
+    assert_eq!(
+        read::<Vec<Vector3>>(&Value::PackedVector3Array(PackedReals::Single(vec![[
+            1.0, 2.0, 3.0
+        ]])))
+        .unwrap(),
+        [Vector3 {
+            x: 1.0,
+            y: 2.0,
+            z: 3.0
+        }]
+    );
+    // A target that takes fewer elements than there are is an error, not a skip.
+    let err =
+        read::<(i32, i32)>(&arr(vec![Value::Int(1), Value::Int(2), Value::Int(3)])).unwrap_err();
+    assert_eq!(err.offset(), Some(0), "{err}");
+}
+
+#[test]
+fn what_a_godot_client_sends_reads_into_rust_types() {
+    // A StringName key and value, a 64-bit int, a 64-bit float, a typed array.
+    let client = Value::Dictionary(Box::new(Dictionary {
+        key_type: ContainerType::Builtin(godot_variant_codec::VariantType::StringName),
+        value_type: ContainerType::Untyped,
+        entries: vec![
+            (Value::StringName("id".into()), Value::Int(1 << 40)),
+            (
+                Value::StringName("name".into()),
+                Value::StringName("bob".into()),
+            ),
+            (
+                Value::StringName("pos".into()),
+                Value::Vector2(Reals::Single([1.0, 2.0])),
+            ),
+            (Value::StringName("extra".into()), arr(vec![Value::Nil])),
+        ],
+    }));
+    let msg: Message = read(&client).unwrap();
+    assert_eq!(
+        msg,
+        Message {
+            id: 1 << 40,
+            name: "bob".into(),
+            pos: Vector2 { x: 1.0, y: 2.0 }
+        }
+    );
+    assert_eq!(read::<f32>(&Value::Float(0.1)).unwrap(), 0.1f32);
+    assert_eq!(read::<i32>(&Value::Int(-5)).unwrap(), -5);
+    assert_eq!(
+        read::<Vec<i32>>(&Value::Array(Box::new(Array {
+            element_type: ContainerType::Builtin(godot_variant_codec::VariantType::Int),
+            items: vec![Value::Int(1), Value::Int(2)],
+        })))
+        .unwrap(),
+        [1, 2]
+    );
+    assert_eq!(
+        read::<Command>(&Value::StringName("Stop".into())).unwrap(),
+        Command::Stop
+    );
+    assert_eq!(read::<Option<i32>>(&Value::Nil).unwrap(), None);
+    assert_eq!(read::<Option<i32>>(&Value::Int(3)).unwrap(), Some(3));
+    // A struct from an Array of its fields, as serde allows.
+    assert_eq!(
+        read::<Message>(&arr(vec![
+            Value::Int(1),
+            s("a"),
+            Value::Vector2(Reals::Single([0.0, 1.0]))
+        ]))
+        .unwrap()
+        .pos,
+        Vector2 { x: 0.0, y: 1.0 }
+    );
+    // Missing fields and wrong types are errors at the value's offset.
+    let err = read::<Message>(&dict(vec![(s("id"), Value::Int(1))])).unwrap_err();
+    assert_eq!(err.offset(), Some(0), "{err}");
+    let err = read::<Message>(&dict(vec![(s("id"), s("one"))])).unwrap_err();
+    assert_eq!(err.offset(), Some(20), "{err}");
+}
+
+#[test]
+fn strings_borrow_from_the_input_after_the_engines_text_rules() {
+    #[derive(Deserialize)]
+    struct Borrowed<'a> {
+        #[serde(borrow)]
+        name: &'a str,
+        #[serde(borrow)]
+        bytes: &'a [u8],
+    }
+    let bytes = encode(
+        &dict(vec![
+            (s("name"), s("\u{FEFF}left\0right")),
+            (s("bytes"), Value::PackedByteArray(vec![9, 8, 7])),
+        ]),
+        &single(),
+    )
+    .unwrap();
+    let (b, _) = from_slice::<Borrowed>(&bytes, &DEFAULT).unwrap();
+    assert_eq!(b.name, "left");
+    assert_eq!(b.bytes, [9, 8, 7]);
+    let within = bytes.as_ptr_range();
+    assert!(within.contains(&b.name.as_ptr()) && within.contains(&b.bytes.as_ptr()));
+}
+
+#[test]
+fn deserialize_any_maps_every_godot_type() {
+    use godot_variant_codec::{NodePath, Object, Signal};
+    let path = Value::NodePath(Box::new(NodePath {
+        names: vec!["root".into(), "Player".into()],
+        subnames: vec!["position".into(), "x".into()],
+        absolute: true,
+    }));
+    assert_eq!(
+        read::<Any>(&path).unwrap(),
+        Any::Text("/root/Player:position:x".into())
+    );
+    assert_eq!(read::<Any>(&Value::Rid(5)).unwrap(), Any::Uint(5));
+    assert_eq!(
+        read::<Any>(&Value::Object(Object::Id(9))).unwrap(),
+        Any::Uint(9)
+    );
+    assert_eq!(
+        read::<Any>(&Value::Object(Object::Null)).unwrap(),
+        Any::Unit
+    );
+    assert_eq!(read::<Any>(&Value::Callable).unwrap(), Any::Unit);
+    assert_eq!(
+        read::<Any>(&Value::Signal(Signal {
+            name: "hit".into(),
+            object_id: 3
+        }))
+        .unwrap(),
+        Any::Map(vec![
+            (Any::Text("name".into()), Any::Text("hit".into())),
+            (Any::Text("object_id".into()), Any::Uint(3)),
+        ])
+    );
+    assert_eq!(
+        read::<Any>(&Value::Vector3i([1, 2, 3])).unwrap(),
+        Any::Seq(vec![Any::Int(1), Any::Int(2), Any::Int(3)])
+    );
+    // A full object, when objects are allowed.
+    let object = Value::Object(Object::Full(Box::new(godot_variant_codec::FullObject {
+        class: "Node".into(),
+        properties: vec![("name".into(), s("n")), ("script".into(), Value::Nil)],
+    })));
+    let bytes = encode(&object, &single()).unwrap();
+    let err = from_slice::<Any>(&bytes, &DEFAULT).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::Decode(e) if e.kind == DecodeErrorKind::ObjectsNotAllowed)
+    );
+    let with_objects = DecodeOptions {
+        allow_objects: true,
+        ..DEFAULT
+    };
+    assert_eq!(
+        from_slice::<Any>(&bytes, &with_objects).unwrap().0,
+        Any::Map(vec![
+            (Any::Text("class".into()), Any::Text("Node".into())),
+            (
+                Any::Text("properties".into()),
+                Any::Map(vec![
+                    (Any::Text("name".into()), Any::Text("n".into())),
+                    (Any::Text("script".into()), Any::Unit),
+                ])
+            ),
+        ])
+    );
+    // serde_json's own value, for maps with String keys.
+    let json: serde_json::Value =
+        read(&dict(vec![(s("a"), Value::PackedInt32Array(vec![1]))])).unwrap();
+    assert_eq!(json, serde_json::json!({"a": [1]}));
+}
+
+// ---------------------------------------------------------------------------------------
+// Golden vectors made by the engine
+
+#[derive(Deserialize)]
+struct Golden {
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    name: String,
+    bytes: String,
+    allow_objects: bool,
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+#[test]
+fn golden_vectors_read_exactly_when_the_decoder_accepts_them() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/golden/godot4.json"
+    );
+    let golden: Golden = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (mut accepted, mut rejected, mut as_json) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for case in &golden.cases {
+        let bytes = unhex(&case.bytes);
+        let opts = DecodeOptions {
+            allow_objects: case.allow_objects,
+            ..DEFAULT
+        };
+        let problem = match (decode(&bytes, &opts), from_slice::<Any>(&bytes, &opts)) {
+            (Ok((_, used)), Ok((_, ours))) => {
+                accepted += 1;
+                // serde_json's value takes everything but maps with keys other than strings.
+                match from_slice::<serde_json::Value>(&bytes, &opts) {
+                    Ok(_) => as_json += 1,
+                    Err(e) if e.to_string().contains("expected a string") => {}
+                    Err(e) => failures.push(format!("{}: serde_json::Value: {e}", case.name)),
+                }
+                (used != ours).then(|| format!("consumed {ours}, the decoder {used}"))
+            }
+            (Err(expected), Err(ours)) => {
+                rejected += 1;
+                (ours.kind() != &ErrorKind::Decode(expected.clone()))
+                    .then(|| format!("error {ours}, the decoder's {expected}"))
+            }
+            (Ok(_), Err(e)) => Some(format!("rejected ({e}), the decoder accepts")),
+            (Err(e), Ok(_)) => Some(format!("accepted, the decoder rejects ({e})")),
+        };
+        if let Some(p) = problem {
+            failures.push(format!("{}: {p}", case.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        accepted > 3000 && rejected > 3000,
+        "{accepted} accepted, {rejected} rejected"
+    );
+    assert!(
+        as_json > accepted / 2,
+        "{as_json} of {accepted} as serde_json::Value"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Hostile input
+
+/// Counts the live heap bytes of the thread that measures, and their peak: the other tests
+/// run on other threads at the same time.
+struct Counting;
+
+thread_local! {
+    static MEASURED: Cell<bool> = const { Cell::new(false) };
+}
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
+static MEASURING: Mutex<()> = Mutex::new(());
+
+fn measured() -> bool {
+    MEASURED.try_with(Cell::get).unwrap_or(false)
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if measured() {
+            let size = layout.size() as isize;
+            PEAK.fetch_max(
+                LIVE.fetch_add(size, Ordering::Relaxed) + size,
+                Ordering::Relaxed,
+            );
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if measured() {
+            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        }
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak heap bytes this thread allocates above the starting point while `f` runs.
+fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let _one_at_a_time = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    LIVE.store(0, Ordering::Relaxed);
+    PEAK.store(0, Ordering::Relaxed);
+    MEASURED.with(|m| m.set(true));
+    let result = f();
+    MEASURED.with(|m| m.set(false));
+    (result, PEAK.load(Ordering::Relaxed).max(0) as usize)
+}
+
+#[test]
+fn huge_declared_lengths_fail_without_allocating() {
+    // Every type with a count or length after its header, claiming 2^31 - 1 elements, read
+    // as sequences, maps, strings, bytes and the packed wrappers.
+    for t in godot_variant_codec::VariantType::ALL {
+        let mut bytes = t.id().to_le_bytes().to_vec();
+        bytes.extend_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+        bytes.extend_from_slice(&[0; 8]);
+        let (outcomes, peak) = peak_of(|| {
+            [
+                from_slice::<Any>(&bytes, &DEFAULT).map(drop),
+                from_slice::<Vec<Any>>(&bytes, &DEFAULT).map(drop),
+                from_slice::<BTreeMap<String, Any>>(&bytes, &DEFAULT).map(drop),
+                from_slice::<String>(&bytes, &DEFAULT).map(drop),
+                from_slice::<PackedByteArray>(&bytes, &DEFAULT).map(drop),
+                from_slice::<PackedStringArray>(&bytes, &DEFAULT).map(drop),
+                from_slice::<PackedVector3Array>(&bytes, &DEFAULT).map(drop),
+                from_slice::<Vec<Vector2>>(&bytes, &DEFAULT).map(drop),
+            ]
+        });
+        assert!(peak < 4096, "{t}: peak allocation {peak} bytes");
+        for outcome in outcomes {
+            if let Err(e) = outcome {
+                assert!(e.offset().is_some_and(|at| at <= bytes.len()), "{t}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn nested_claims_stay_bounded_by_the_input() {
+    let mut bytes = Vec::new();
+    for _ in 0..1000 {
+        bytes.extend_from_slice(&[28, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F]);
+    }
+    let (outcome, peak) = peak_of(|| from_slice::<Any>(&bytes, &DEFAULT).map(drop));
+    assert!(outcome.is_err());
+    assert!(
+        peak < 64 * bytes.len(),
+        "peak {peak} for {} bytes",
+        bytes.len()
+    );
+}
+
+#[test]
+fn every_truncation_of_a_message_fails_with_an_offset_inside_it() {
+    let msg = Everything {
+        flag: false,
+        small: 1,
+        big: 2,
+        wide: 3,
+        half: 4.0,
+        precise: 5.5,
+        letter: 'z',
+        none: None,
+        some: Some("some".into()),
+        nothing: (),
+        unit: Unit,
+        meters: Meters(1.0),
+        list: vec![1],
+        pair: (1, "p".into()),
+        by_id: BTreeMap::from([(1, "x".into())]),
+        commands: vec![Command::Say("s".into(), 1), Command::Stop],
+        nested: Message {
+            id: 1,
+            name: "n".into(),
+            pos: Vector2::default(),
+        },
+    };
+    let bytes = to_vec(&msg, &single()).unwrap();
+    for len in 0..bytes.len() {
+        let err = from_slice::<Everything>(&bytes[..len], &DEFAULT).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::Decode(e) if e.offset <= len),
+            "cut at {len}: {err}"
+        );
+    }
+}
+
+#[test]
+fn depth_is_limited_like_the_decoder() {
+    let nested = |levels: usize| {
+        let mut bytes = Vec::new();
+        for _ in 0..levels {
+            bytes.extend_from_slice(&[28, 0, 0, 0, 1, 0, 0, 0]);
+        }
+        bytes.extend_from_slice(&[0, 0, 0, 0]);
+        bytes
+    };
+    // Depth 0 to 1024 reads; one more fails as the decoder fails, at the same byte.
+    assert!(from_slice::<Any>(&nested(1024), &DEFAULT).is_ok());
+    let too_deep = nested(1025);
+    let err = from_slice::<Any>(&too_deep, &DEFAULT).unwrap_err();
+    let expected = decode(&too_deep, &DEFAULT).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::Decode(expected));
+    // A raised limit works without overflowing the stack (each level on `nested`'s stack).
+    let deep = DecodeOptions {
+        max_depth: 100_000,
+        ..DEFAULT
+    };
+    let value = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let value = from_slice::<Any>(&nested(20_000), &deep).map(|(v, _)| v);
+            let read = value.is_ok();
+            // Dropping 20,000 nested Vecs recurses too: leak it on this small stack.
+            std::mem::forget(value);
+            read
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(value);
+    // Writing: nesting beyond max_depth is refused.
+    let opts = EncodeOptions {
+        max_depth: 2,
+        ..single()
+    };
+    assert!(to_vec(&vec![vec![1]], &opts).is_ok());
+    let err = to_vec(&vec![vec![vec![1]]], &opts).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Encode(e) if e.kind == EncodeErrorKind::TooDeep(2)));
+}
+
+#[test]
+fn reserved_names_with_a_wrong_payload_are_errors_not_panics() {
+    struct Fake;
+    impl Serialize for Fake {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct("$godot_variant_codec::Vector3", &[1u8, 2, 3][..])
+        }
+    }
+    assert!(to_vec(&Fake, &single()).is_err());
+    struct FakeBytes;
+    impl Serialize for FakeBytes {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct("$godot_variant_codec::PackedInt64Array", &Bytes(&[1, 2, 3]))
+        }
+    }
+    struct Bytes<'a>(&'a [u8]);
+    impl Serialize for Bytes<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(self.0)
+        }
+    }
+    assert!(to_vec(&FakeBytes, &single()).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// Properties
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Random {
+    id: i64,
+    name: String,
+    score: f64,
+    ratio: f32,
+    tag: Option<u16>,
+    data: Vec<u8>,
+    pos: Vector3,
+    path: Vec<Vector2>,
+    weights: PackedFloat32Array,
+    command: Command,
+    table: BTreeMap<String, i32>,
+}
+
+fn command() -> impl Strategy<Value = Command> {
+    prop_oneof![
+        Just(Command::Stop),
+        (any::<f32>(), any::<f32>(), any::<f32>()).prop_map(|(x, y, z)| Command::Move(Vector3 {
+            x,
+            y,
+            z
+        })),
+        ("[^\u{0}\u{FEFF}]*", any::<u8>()).prop_map(|(s, n)| Command::Say(s, n)),
+        (any::<u32>(), any::<f32>()).prop_map(|(target, damage)| Command::Hit { target, damage }),
+    ]
+}
+
+fn random() -> impl Strategy<Value = Random> {
+    let finite = || any::<f32>().prop_filter("not NaN", |f| !f.is_nan());
+    (
+        (
+            any::<i64>(),
+            "[^\u{0}\u{FEFF}]*",
+            any::<f64>().prop_filter("not NaN", |f| !f.is_nan()),
+        ),
+        (
+            finite(),
+            any::<Option<u16>>(),
+            prop::collection::vec(any::<u8>(), 0..40),
+        ),
+        (finite(), finite(), finite()),
+        prop::collection::vec((finite(), finite()), 0..8),
+        prop::collection::vec(finite(), 0..8),
+        command().prop_filter("not NaN", |c| {
+            !matches!(c, Command::Move(v) if v.x.is_nan() || v.y.is_nan() || v.z.is_nan())
+                && !matches!(c, Command::Hit { damage, .. } if damage.is_nan())
+        }),
+        prop::collection::btree_map("[a-z]{0,6}", any::<i32>(), 0..5),
+    )
+        .prop_map(
+            |((id, name, score), (ratio, tag, data), (x, y, z), path, weights, command, table)| {
+                Random {
+                    id,
+                    name,
+                    score,
+                    ratio,
+                    tag,
+                    data,
+                    pos: Vector3 { x, y, z },
+                    path: path.into_iter().map(|(x, y)| Vector2 { x, y }).collect(),
+                    weights: PackedFloat32Array(weights),
+                    command,
+                    table,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_structs_round_trip_through_the_engines_bytes(r in random(), wide in any::<bool>()) {
+        let opts = if wide { double() } else { single() };
+        let bytes = to_vec(&r, &opts).unwrap();
+        // The bytes are a valid value that the decoder reads and re-encodes identically.
+        let (value, used) = decode(&bytes, &DEFAULT).unwrap();
+        prop_assert_eq!(used, bytes.len());
+        prop_assert_eq!(encode(&value, &opts).unwrap(), bytes.clone());
+        let (back, used) = from_slice::<Random>(&bytes, &DEFAULT).unwrap();
+        prop_assert_eq!(used, bytes.len());
+        prop_assert_eq!(back, r);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256), allow_objects in any::<bool>()) {
+        let opts = DecodeOptions { allow_objects, ..DEFAULT };
+        match (from_slice::<Any>(&bytes, &opts), decode(&bytes, &opts)) {
+            (Ok((_, ours)), Ok((_, used))) => prop_assert_eq!(ours, used),
+            (Err(e), Err(expected)) => prop_assert_eq!(e.kind(), &ErrorKind::Decode(expected)),
+            (ours, expected) => prop_assert!(false, "serde {:?}, decoder {:?}", ours.map(|(_, n)| n), expected.map(|(_, n)| n)),
+        }
+        let _ = from_slice::<Random>(&bytes, &opts);
+    }
+
+    #[test]
+    fn mutated_messages_never_panic(r in random(), flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4), cut in any::<prop::sample::Index>()) {
+        let mut bytes = to_vec(&r, &single()).unwrap();
+        for (at, byte) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+        }
+        bytes.truncate(cut.index(bytes.len() + 1));
+        if let Err(e) = from_slice::<Random>(&bytes, &DEFAULT) {
+            prop_assert!(e.offset().is_some_and(|at| at <= bytes.len()), "{}", e);
+        }
+    }
+}
