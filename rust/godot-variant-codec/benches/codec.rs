@@ -4,7 +4,9 @@
 //!
 //! Groups (each iteration does the whole batch):
 //! - `small_dicts_100k`: 100 000 messages `{"id": int, "name": String, "pos": Vector2}`, each
-//!   encoded into its own `Vec<u8>` / decoded from its own bytes; ours and the peer crate's.
+//!   encoded into its own `Vec<u8>` / decoded from its own bytes; ours through the `Value`
+//!   model, ours through serde (a `#[derive(Serialize, Deserialize)]` struct), and the peer
+//!   crate's.
 //! - `packed_1m`: 1 000 000-element packed arrays, encode and decode, beside a memcpy of the
 //!   same number of bytes into a fresh buffer.
 //! - `packed_string_array_100k`: a PackedStringArray of 100 000 strings.
@@ -21,10 +23,12 @@ use godot_binary_serialization::encoder::Encoder as PeerEncoder;
 use godot_binary_serialization::types::primitive::{GodotInteger, GodotString};
 use godot_binary_serialization::types::structures::{GodotDictionary, GodotVector2};
 use godot_binary_serialization::types::variant::{AsVariant, GodotVariant};
+use godot_variant_codec::serde::Vector2;
 use godot_variant_codec::{
     decode, encode, encode_into, encoded_size, Array, ContainerType, DecodeOptions, Dictionary,
     EncodeOptions, PackedReals, Reals, Value,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 
 const SMALL_DICTS: usize = 100_000;
@@ -132,6 +136,46 @@ fn ours(m: &Message) -> Value {
     }))
 }
 
+/// The message as a Rust game server declares it for serde.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct SerdeMessage {
+    id: i64,
+    name: String,
+    pos: Vector2,
+}
+
+fn ours_serde(m: &Message) -> SerdeMessage {
+    SerdeMessage {
+        id: m.id.into(),
+        name: m.name.clone(),
+        pos: Vector2 {
+            x: m.pos[0],
+            y: m.pos[1],
+        },
+    }
+}
+
+/// Whether serde writes the same bytes as the `Value` path for every message and reads
+/// them back to the same messages. Returns a one-line verdict, naming the first difference.
+fn check_serde_bytes(msgs: &[SerdeMessage], ours_bytes: &[Vec<u8>]) -> String {
+    let eopts = EncodeOptions::default();
+    let dopts = DecodeOptions::default();
+    for (i, (m, mine)) in msgs.iter().zip(ours_bytes).enumerate() {
+        let serde_bytes = godot_variant_codec::serde::to_vec(m, &eopts).expect("serde encodes");
+        if &serde_bytes != mine {
+            return format!("DIFFERENT: message {i}: Value path {mine:?}, serde {serde_bytes:?}");
+        }
+        let back = godot_variant_codec::serde::from_slice::<SerdeMessage>(mine, &dopts);
+        if back.as_ref().ok() != Some(&(m.clone(), mine.len())) {
+            return format!("DIFFERENT: serde reads message {i} back as {back:?}");
+        }
+    }
+    format!(
+        "identical: serde writes the same bytes as the Value path for all {} messages and reads them back to the same messages",
+        msgs.len()
+    )
+}
+
 fn peer(m: &Message) -> GodotDictionary {
     let mut d = GodotDictionary::new();
     d.insert(GodotString::new("id"), GodotInteger::new_from_i32(m.id));
@@ -197,6 +241,10 @@ fn small_dicts(c: &mut Bench, entries: &mut Vec<Entry>, notes: &mut Vec<String>)
     let verdict = check_peer_bytes(&msgs, &bytes);
     println!("peer crate bytes: {verdict}");
     notes.push(format!("peer crate bytes: {verdict}"));
+    let serde_msgs: Vec<SerdeMessage> = msgs.iter().map(ours_serde).collect();
+    let verdict = check_serde_bytes(&serde_msgs, &bytes);
+    println!("serde bytes: {verdict}");
+    notes.push(format!("serde bytes: {verdict}"));
     let total: u64 = bytes.iter().map(|b| b.len() as u64).sum();
 
     const G: &str = "small_dicts_100k";
@@ -221,6 +269,13 @@ fn small_dicts(c: &mut Bench, entries: &mut Vec<Entry>, notes: &mut Vec<String>)
             }
         })
     });
+    g.bench_function(BenchmarkId::new("encode", "ours_serde"), |b| {
+        b.iter(|| {
+            for m in &serde_msgs {
+                black_box(godot_variant_codec::serde::to_vec(black_box(m), &eopts).unwrap());
+            }
+        })
+    });
     g.bench_function(BenchmarkId::new("encode", "peer"), |b| {
         b.iter(|| {
             for d in &peers {
@@ -235,6 +290,19 @@ fn small_dicts(c: &mut Bench, entries: &mut Vec<Entry>, notes: &mut Vec<String>)
             }
         })
     });
+    g.bench_function(BenchmarkId::new("decode", "ours_serde"), |b| {
+        b.iter(|| {
+            for bytes in &bytes {
+                black_box(
+                    godot_variant_codec::serde::from_slice::<SerdeMessage>(
+                        black_box(bytes),
+                        &dopts,
+                    )
+                    .unwrap(),
+                );
+            }
+        })
+    });
     g.bench_function(BenchmarkId::new("decode", "peer"), |b| {
         b.iter(|| {
             for bytes in &bytes {
@@ -246,8 +314,10 @@ fn small_dicts(c: &mut Bench, entries: &mut Vec<Entry>, notes: &mut Vec<String>)
     for (function, value, baseline) in [
         ("encode", "ours", Some("encode/peer")),
         ("encode", "ours_reused_buffer", Some("encode/peer")),
+        ("encode", "ours_serde", Some("encode/peer")),
         ("encode", "peer", None),
         ("decode", "ours", Some("decode/peer")),
+        ("decode", "ours_serde", Some("decode/peer")),
         ("decode", "peer", None),
     ] {
         entries.push(Entry {

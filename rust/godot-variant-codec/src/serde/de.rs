@@ -197,7 +197,13 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Reads (checks) a typed container's element types; the serde mapping drops them.
+    #[inline]
     fn container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
+        const KIND_BITS: u32 = 0b1111 << ELEMENT_KIND_SHIFT;
+        if header & KIND_BITS == 0 {
+            // Untyped, the usual case.
+            return Ok(());
+        }
         for &shift in shifts {
             match ContainerKind::from_header(header, shift) {
                 ContainerKind::Untyped => {}
