@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 
 #[path = "../../../fuzz/fuzz_targets/common.rs"]
 mod common;
+#[cfg(feature = "serde")]
+#[path = "../../../fuzz/fuzz_targets/serde_checks.rs"]
+mod serde_checks;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
@@ -65,11 +68,21 @@ fn stream_target_passes_its_seeds_and_regressions() {
     assert!(n >= 50, "only {n} stream inputs found: is fuzz/ there?");
 }
 
+#[cfg(feature = "serde")]
+#[test]
+fn serde_decode_target_passes_its_seeds_and_regressions() {
+    let n = replay("serde_decode", serde_checks::check_serde_decode);
+    assert!(
+        n >= 100,
+        "only {n} serde_decode inputs found: is fuzz/ there?"
+    );
+}
+
 /// Every committed regression input is replayed: a target folder under `regressions/` that
 /// no test above covers would be silently skipped.
 #[test]
 fn every_regression_folder_has_a_replaying_test() {
-    let replayed = ["decode", "roundtrip", "stream"];
+    let replayed = ["decode", "roundtrip", "stream", "serde_decode"];
     for entry in fs::read_dir(fuzz_dir().join("regressions")).expect("fuzz/regressions") {
         let path = entry.expect("reading fuzz/regressions").path();
         if path.is_dir() {
