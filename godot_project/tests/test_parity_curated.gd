@@ -7,6 +7,7 @@ signal curated_signal
 
 const StoredResource := preload("res://fixtures/stored_resource.gd")
 const MAX_DEPTH := 1024
+const BOM := "\uFEFF"
 
 ## Objects the tests made and must free (Nodes are not reference-counted).
 var _nodes: Array[Node] = []
@@ -223,6 +224,18 @@ func test_crafted_bytes_match_bytes_to_var() -> void:
 		"Signal of an object id": u32s([26, 1, 120, 777, 0]),
 		"bool other than 0 and 1": u32s([1, 2]),
 		"PackedByteArray ending inside its padding": u32s([29, 2]) + PackedByteArray([1, 2]),
+		# Text read from the bytes loses one leading U+FEFF (a byte order mark to the engine);
+		# names made from it keep the next one, as in the engine.
+		"NodePath whose first name starts with U+FEFF": u32s([22, 0x80000002, 1, 0])
+				+ wire_text(BOM + BOM + "a") + wire_text("b") + wire_text("c"),
+		"StringName starting with U+FEFF": u32s([21]) + wire_text(BOM + BOM + "n"),
+		"Signal named with a leading U+FEFF": u32s([26]) + wire_text(BOM + BOM + "s") + u32s([7, 0]),
+		"object whose class starts with U+FEFF": u32s([24]) + wire_text(BOM + BOM + "RefCounted")
+				+ u32s([0]),
+		"object property whose name starts with U+FEFF": u32s([24]) + wire_text("Resource")
+				+ u32s([1]) + wire_text(BOM + BOM + "resource_name") + u32s([4]) + wire_text("x"),
+		"Array typed by a class whose name starts with U+FEFF": u32s([28 | 2 << 16])
+				+ wire_text(BOM + BOM + "Node") + u32s([0]),
 	}
 	for name in cases:
 		var bytes: PackedByteArray = cases[name]
@@ -511,6 +524,15 @@ static func rid_with_id(id: int) -> RID:
 
 
 ## 32-bit little-endian words.
+## Text as the format writes it inside a value: a length word, the UTF-8 bytes, zeros up to
+## a multiple of 4.
+static func wire_text(text: String) -> PackedByteArray:
+	var utf8 := text.to_utf8_buffer()
+	var bytes := u32s([utf8.size()]) + utf8
+	bytes.resize(bytes.size() + (4 - utf8.size() % 4) % 4)
+	return bytes
+
+
 static func u32s(words: Array) -> PackedByteArray:
 	var bytes := PackedByteArray()
 	bytes.resize(words.size() * 4)

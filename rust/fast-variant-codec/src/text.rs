@@ -83,6 +83,12 @@ pub fn gstring(s: &str) -> godot::builtin::GString {
     }
 }
 
+/// A StringName holding exactly `s` (see [`gstring`]): names read from the bytes (classes,
+/// properties, NodePath parts) keep a leading U+FEFF, as they do in the engine.
+pub fn string_name(s: &str) -> godot::builtin::StringName {
+    godot::builtin::StringName::from(&gstring(s))
+}
+
 /// Whether the engine's UTF-8 constructors would take the start of `s` for a byte order mark.
 pub fn starts_with_bom(s: &str) -> bool {
     s.starts_with('\u{FEFF}')

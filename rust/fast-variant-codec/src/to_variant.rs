@@ -5,13 +5,13 @@
 //!
 //! Runs on the calling thread: it creates Godot objects for that thread.
 
-use crate::text::{gstring, starts_with_bom};
+use crate::text::{gstring, starts_with_bom, string_name};
 use godot::builtin::{
     Aabb, Basis, Callable, Color, NodePath as GodotNodePath, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
     PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
-    Rect2, Rect2i, Rid, StringName, Transform2D, Transform3D, Variant, VariantType, Vector2,
-    Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+    Rect2, Rect2i, Rid, Transform2D, Transform3D, Variant, VariantType, Vector2, Vector2i, Vector3,
+    Vector3i, Vector4, Vector4i,
 };
 use godot::classes::{ClassDb, EncodedObjectAsId, Object, ResourceLoader, Script};
 use godot::global::{bytes_to_var, Error};
@@ -140,7 +140,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
             a: *a,
         }
         .to_variant(),
-        Value::StringName(s) => StringName::from(&gstring(s)).to_variant(),
+        Value::StringName(s) => string_name(s).to_variant(),
         Value::NodePath(path) => node_path(path)?,
         Value::Rid(id) => Rid::new(*id).to_variant(),
         Value::Object(object) => self::object(object)?,
@@ -193,7 +193,7 @@ fn object(object: &WireObject) -> Result<Variant, ToVariantError> {
 /// Instantiates `class` and sets its properties in order, as `decode_variant` does.
 fn full_object(class: &str, properties: &[(String, Value)]) -> Result<Variant, ToVariantError> {
     let db = ClassDb::singleton();
-    let class_name = StringName::from(class);
+    let class_name = string_name(class);
     if !db.can_instantiate(&class_name) {
         return Err(ToVariantError::NotInstantiable(class.to_owned()));
     }
@@ -208,7 +208,7 @@ fn full_object(class: &str, properties: &[(String, Value)]) -> Result<Variant, T
             Value::String(path) if name == SCRIPT_PROPERTY => load_script(path)?.to_variant(),
             other => variant(other)?,
         };
-        object.set(name.as_str(), &value);
+        object.set(&string_name(name), &value);
     }
     Ok(instance)
 }
@@ -240,7 +240,7 @@ pub fn element_spec(t: &ContainerType) -> Result<ElementSpec, ToVariantError> {
         ContainerType::Builtin(t) => ElementSpec::builtin(VariantType::from_ord(t.id() as i32)),
         ContainerType::ClassName(class) => ElementSpec {
             variant_type: VariantType::OBJECT,
-            class_name: StringName::from(class.as_str()),
+            class_name: string_name(class),
             script: Variant::nil(),
         },
         ContainerType::Script(path) => {
@@ -283,7 +283,7 @@ fn node_path(path: &NodePath) -> Result<Variant, ToVariantError> {
         text.push(':');
         text.push_str(subname);
     }
-    Ok(GodotNodePath::from(text.as_str()).to_variant())
+    Ok(GodotNodePath::from(&gstring(&text)).to_variant())
 }
 
 /// What the engine's own `bytes_to_var` makes of `value`, for the few values the binding
