@@ -14,34 +14,10 @@ use std::collections::BTreeMap;
 use godot_variant_codec::{
     decode, encode, ContainerType, DecodeOptions, EncodeOptions, Object, Value, VariantType,
 };
-use serde::Deserialize;
+#[path = "support/golden_file.rs"]
+mod golden_file;
 
-#[derive(Deserialize)]
-struct Golden {
-    engine: String,
-    cases: Vec<Case>,
-}
-
-#[derive(Deserialize)]
-struct Case {
-    name: String,
-    bytes: String,
-    allow_objects: bool,
-    accepted: bool,
-    decoded_size: i64,
-    reencoded: Option<String>,
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
+use golden_file::{hex, unhex};
 
 /// Whether what the engine makes of this value depends on its class database.
 fn needs_class_database(v: &Value) -> bool {
@@ -63,18 +39,9 @@ fn needs_class_database(v: &Value) -> bool {
     }
 }
 
-fn golden() -> Golden {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/golden/godot4.json"
-    );
-    let text = std::fs::read_to_string(path).expect("tests/golden/godot4.json is committed");
-    serde_json::from_str(&text).expect("golden vectors parse")
-}
-
 #[test]
 fn codec_agrees_with_the_engine_on_every_golden_vector() {
-    let golden = golden();
+    let golden = golden_file::load();
     assert!(
         golden.engine.starts_with("4."),
         "made by Godot 4: {}",
@@ -129,7 +96,7 @@ fn codec_agrees_with_the_engine_on_every_golden_vector() {
 
 #[test]
 fn golden_vectors_cover_every_type() {
-    let golden = golden();
+    let golden = golden_file::load();
     let mut per_category: BTreeMap<&str, usize> = BTreeMap::new();
     for case in &golden.cases {
         *per_category

@@ -1,44 +1,18 @@
 //! Hostile lengths: a few bytes that claim billions of elements must fail fast, and the
 //! decoder's peak allocation must stay bounded by the input, whatever the claim.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use godot_variant_codec::{decode, DecodeOptions, VariantType};
 
-/// Counts live heap bytes and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-/// Tests in this file measure one at a time.
-static MEASURING: Mutex<()> = Mutex::new(());
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(live, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
 /// Peak bytes allocated above the starting point while `f` runs, and how long it took.
 fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, Duration) {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
     let start = Instant::now();
-    let result = f();
-    let elapsed = start.elapsed();
-    (result, PEAK.load(Ordering::Relaxed) - base, elapsed)
+    let (result, peak) = counting_alloc::peak_of(f);
+    (result, peak, start.elapsed())
 }
 
 fn with_objects() -> DecodeOptions {
@@ -50,7 +24,6 @@ fn with_objects() -> DecodeOptions {
 
 #[test]
 fn huge_declared_lengths_fail_fast_without_allocating() {
-    let _one_at_a_time = MEASURING.lock().unwrap();
     // Every type with a length or count right after the header (containers and packed
     // arrays, strings, names, paths, objects' class names), claiming 2^31 - 1 and 2^32 - 1.
     for t in VariantType::ALL {
@@ -86,7 +59,6 @@ fn huge_declared_lengths_fail_fast_without_allocating() {
 
 #[test]
 fn nested_claims_stay_bounded_by_the_input() {
-    let _one_at_a_time = MEASURING.lock().unwrap();
     // 1000 nested arrays each claiming 2^31 - 1 items: reservations are capped by what the
     // rest of the input could hold, so the peak stays proportional to the 8 KB input.
     let mut bytes = Vec::new();

@@ -4,13 +4,15 @@
 //! fails with an offset, without panicking or allocating beyond the input.
 #![cfg(feature = "serde")]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicIsize, Ordering};
-use std::sync::Mutex;
 
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+#[path = "support/golden_file.rs"]
+mod golden_file;
+
+use counting_alloc::peak_of;
 use godot_variant_codec::serde::{
     from_slice, to_vec, Aabb, Basis, Color, ErrorKind, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
@@ -773,36 +775,13 @@ fn deserialize_any_maps_every_godot_type() {
 // ---------------------------------------------------------------------------------------
 // Golden vectors made by the engine
 
-#[derive(Deserialize)]
-struct Golden {
-    cases: Vec<Case>,
-}
-
-#[derive(Deserialize)]
-struct Case {
-    name: String,
-    bytes: String,
-    allow_objects: bool,
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
-}
-
 #[test]
 fn golden_vectors_read_exactly_when_the_decoder_accepts_them() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/golden/godot4.json"
-    );
-    let golden: Golden = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let golden = golden_file::load();
     let (mut accepted, mut rejected, mut as_json) = (0, 0, 0);
     let mut failures = Vec::new();
     for case in &golden.cases {
-        let bytes = unhex(&case.bytes);
+        let bytes = golden_file::unhex(&case.bytes);
         let opts = DecodeOptions {
             allow_objects: case.allow_objects,
             ..DEFAULT
@@ -848,54 +827,6 @@ fn golden_vectors_read_exactly_when_the_decoder_accepts_them() {
 
 // ---------------------------------------------------------------------------------------
 // Hostile input
-
-/// Counts the live heap bytes of the thread that measures, and their peak: the other tests
-/// run on other threads at the same time.
-struct Counting;
-
-thread_local! {
-    static MEASURED: Cell<bool> = const { Cell::new(false) };
-}
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-static PEAK: AtomicIsize = AtomicIsize::new(0);
-static MEASURING: Mutex<()> = Mutex::new(());
-
-fn measured() -> bool {
-    MEASURED.try_with(Cell::get).unwrap_or(false)
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if measured() {
-            let size = layout.size() as isize;
-            PEAK.fetch_max(
-                LIVE.fetch_add(size, Ordering::Relaxed) + size,
-                Ordering::Relaxed,
-            );
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if measured() {
-            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        }
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Peak heap bytes this thread allocates above the starting point while `f` runs.
-fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let _one_at_a_time = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    MEASURED.with(|m| m.set(true));
-    let result = f();
-    MEASURED.with(|m| m.set(false));
-    (result, PEAK.load(Ordering::Relaxed).max(0) as usize)
-}
 
 #[test]
 fn huge_declared_lengths_fail_without_allocating() {
