@@ -87,51 +87,36 @@ struct LastCall {
 #[derive(Debug, Default)]
 pub struct Shared<A>(A);
 
-impl GodotConvert for Shared<AtomicBool> {
-    type Via = bool;
-    fn godot_shape() -> GodotShape {
-        bool::godot_shape()
-    }
+/// `Shared<$atomic>` is a Godot property of type `$value`.
+macro_rules! shared_property {
+    ($atomic:ty, $value:ty) => {
+        impl GodotConvert for Shared<$atomic> {
+            type Via = $value;
+            fn godot_shape() -> GodotShape {
+                <$value>::godot_shape()
+            }
+        }
+
+        impl Var for Shared<$atomic> {
+            type PubType = $value;
+            fn var_get(field: &Self) -> $value {
+                field.0.load(Ordering::Relaxed)
+            }
+            fn var_set(field: &mut Self, value: $value) {
+                field.0.store(value, Ordering::Relaxed)
+            }
+            fn var_pub_get(field: &Self) -> $value {
+                Self::var_get(field)
+            }
+            fn var_pub_set(field: &mut Self, value: $value) {
+                Self::var_set(field, value)
+            }
+        }
+    };
 }
 
-impl Var for Shared<AtomicBool> {
-    type PubType = bool;
-    fn var_get(field: &Self) -> bool {
-        field.0.load(Ordering::Relaxed)
-    }
-    fn var_set(field: &mut Self, value: bool) {
-        field.0.store(value, Ordering::Relaxed)
-    }
-    fn var_pub_get(field: &Self) -> bool {
-        Self::var_get(field)
-    }
-    fn var_pub_set(field: &mut Self, value: bool) {
-        Self::var_set(field, value)
-    }
-}
-
-impl GodotConvert for Shared<AtomicI64> {
-    type Via = i64;
-    fn godot_shape() -> GodotShape {
-        i64::godot_shape()
-    }
-}
-
-impl Var for Shared<AtomicI64> {
-    type PubType = i64;
-    fn var_get(field: &Self) -> i64 {
-        field.0.load(Ordering::Relaxed)
-    }
-    fn var_set(field: &mut Self, value: i64) {
-        field.0.store(value, Ordering::Relaxed)
-    }
-    fn var_pub_get(field: &Self) -> i64 {
-        Self::var_get(field)
-    }
-    fn var_pub_set(field: &mut Self, value: i64) {
-        Self::var_set(field, value)
-    }
-}
+shared_property!(AtomicBool, bool);
+shared_property!(AtomicI64, i64);
 
 #[godot_api]
 impl FastVariantCodec {
