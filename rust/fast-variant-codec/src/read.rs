@@ -7,11 +7,10 @@
 //! [`to_variant`](crate::to_variant). Runs on the calling thread: it creates the engine
 //! values for that thread.
 
-use crate::text::gstring;
+use crate::text::string_name;
 use godot::builtin::{
     Color, PackedArray, PackedStringArray, PackedVector2Array, PackedVector3Array,
-    PackedVector4Array, StringName, VarArray, VarDictionary, Variant, VariantType, Vector2,
-    Vector3, Vector4,
+    PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
@@ -122,7 +121,7 @@ impl Build for VariantBuilder {
     }
 
     fn string_name(&mut self, s: &str) -> Result<Variant, ReadError> {
-        Ok(StringName::from(&gstring(s)).to_variant())
+        Ok(string_name(s).to_variant())
     }
 
     fn packed(&mut self, p: Packed<'_>) -> Result<Variant, ReadError> {
