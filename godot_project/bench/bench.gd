@@ -109,9 +109,7 @@ func bench_batch(label: String, values: Array, target: float, with_decode := tru
 	var packets := Data.engine_encode_loop(values)
 	if not check_batch(label, values, packets):
 		return
-	var size := 0
-	for p in packets:
-		size += p.size()
+	var size := total_size(packets)
 	compare("`encode_batch`, %s (engine: loop of `var_to_bytes`)" % label,
 			func() -> Variant: return Data.engine_encode_loop(values),
 			func() -> Variant: return _codec.encode_batch(values), target, size)
@@ -119,6 +117,14 @@ func bench_batch(label: String, values: Array, target: float, with_decode := tru
 		compare("`decode_batch`, %s (engine: loop of `bytes_to_var`)" % label,
 				func() -> Variant: return Data.engine_decode_loop(packets),
 				func() -> Variant: return _codec.decode_batch(packets), target, size)
+
+
+## The bytes of all `packets`.
+static func total_size(packets: Array) -> int:
+	var size := 0
+	for p in packets:
+		size += p.size()
+	return size
 
 
 ## Small inputs: one value per call, and batches of a few values against calling the codec
@@ -157,9 +163,7 @@ func bench_small_batch(label: String, values: Array, with_decode: bool) -> void:
 	var packets := Data.engine_encode_loop(values)
 	if not check_batch(label, values, packets):
 		return
-	var size := 0
-	for p in packets:
-		size += p.size()
+	var size := total_size(packets)
 	var n := maxi(1, 512 * 1024 / maxi(size, 1))
 	compare("`encode_batch` of %s (baseline: loop of `codec.encode`)" % label,
 			func() -> Variant: return repeat(func() -> Variant: return codec_encode_loop(values), n),
