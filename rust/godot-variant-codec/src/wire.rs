@@ -150,6 +150,7 @@ impl<'a> Reader<'a> {
 
     /// An error at `pos`; a cursor past the end (unchecked padding) reports the end, so an
     /// offset always lies within the input.
+    #[cold]
     pub fn error_at(&self, pos: usize, kind: DecodeErrorKind) -> DecodeError {
         DecodeError {
             offset: self.base + pos.min(self.input.len()),
@@ -160,12 +161,28 @@ impl<'a> Reader<'a> {
     /// The next `n` bytes; `what` names the item for the truncation error.
     #[inline]
     pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], DecodeError> {
-        if n > self.remaining() {
-            return Err(self.error(DecodeErrorKind::Truncated(what)));
+        match self.try_take(n) {
+            Some(bytes) => Ok(bytes),
+            None => Err(self.truncated(what)),
         }
-        let bytes = &self.input[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(bytes)
+    }
+
+    /// The next `n` bytes, or `None` (the cursor unmoved) when the input holds fewer.
+    #[inline(always)]
+    pub(crate) fn try_take(&mut self, n: usize) -> Option<&'a [u8]> {
+        // One range check: an end that wrapped around lies before the cursor, and a cursor
+        // past the end (after unchecked padding) makes any range fail.
+        let end = self.pos.wrapping_add(n);
+        let bytes = self.input.get(self.pos..end)?;
+        self.pos = end;
+        Some(bytes)
+    }
+
+    /// Kept out of the readers' fast paths: input is rarely truncated.
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, what: &'static str) -> DecodeError {
+        self.error(DecodeErrorKind::Truncated(what))
     }
 
     #[inline]
