@@ -73,43 +73,57 @@ impl<'de> Deserializer<'de> {
         self.read_value(hint, visitor).map_err(|e| e.located(at))
     }
 
-    /// A value for a visitor of numbers or strings: an int, float or String is handed over
-    /// straight from the header; anything else as `deserialize_any` hands it over.
+    /// A value for a visitor that wants an `expected`: when the header says it is one (the
+    /// usual case), `read` hands it over straight from the bytes after the header; anything
+    /// else goes as `hint` says. An error without an offset gets the value's.
     #[inline(always)]
-    fn scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        const INT: u32 = VariantType::Int.id();
-        const FLOAT: u32 = VariantType::Float.id();
-        const STRING: u32 = VariantType::String.id();
+    fn expecting<V: Visitor<'de>>(
+        &mut self,
+        expected: VariantType,
+        hint: Hint,
+        visitor: V,
+        read: impl FnOnce(&mut Self, u32, V) -> Result<V::Value, Error>,
+    ) -> Result<V::Value, Error> {
         let at = self.r.offset();
-        let result = match self.r.peek_u32() {
-            Some(header) if self.depth <= self.opts.max_depth => {
-                let wide = header & FLAG_64 != 0;
-                let r = &mut self.r;
-                match header & TYPE_MASK {
-                    INT => {
-                        r.skip_unchecked(4);
-                        read_int(r, wide)
-                            .map_err(Error::from)
-                            .and_then(|i| visitor.visit_i64(i))
-                    }
-                    FLOAT => {
-                        r.skip_unchecked(4);
-                        read_float(r, wide)
-                            .map_err(Error::from)
-                            .and_then(|f| visitor.visit_f64(f))
-                    }
-                    STRING => {
-                        r.skip_unchecked(4);
-                        read_text(r)
-                            .map_err(Error::from)
-                            .and_then(|s| visitor.visit_borrowed_str(s))
-                    }
-                    _ => return self.value(Hint::Any, visitor),
-                }
+        match self.r.peek_u32() {
+            Some(header)
+                if header & TYPE_MASK == expected.id() && self.depth <= self.opts.max_depth =>
+            {
+                self.r.skip_unchecked(4);
+                read(self, header, visitor).map_err(|e| e.located(at))
             }
-            _ => return self.value(Hint::Any, visitor),
-        };
-        result.map_err(|e| e.located(at))
+            _ => self.value(hint, visitor),
+        }
+    }
+
+    /// An int, for a visitor of numbers.
+    #[inline(always)]
+    fn int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.expecting(
+            VariantType::Int,
+            Hint::Any,
+            visitor,
+            |de, header, visitor| visitor.visit_i64(read_int(&mut de.r, header & FLAG_64 != 0)?),
+        )
+    }
+
+    /// A float, for a visitor of numbers.
+    #[inline(always)]
+    fn float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.expecting(
+            VariantType::Float,
+            Hint::Any,
+            visitor,
+            |de, header, visitor| visitor.visit_f64(read_float(&mut de.r, header & FLAG_64 != 0)?),
+        )
+    }
+
+    /// A String, for a visitor of strings or identifiers.
+    #[inline(always)]
+    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.expecting(VariantType::String, Hint::Any, visitor, |de, _, visitor| {
+            visitor.visit_borrowed_str(read_text(&mut de.r)?)
+        })
     }
 
     /// A value nested in the current one, on `nested`'s stack once nesting is deep.
@@ -156,10 +170,7 @@ impl<'de> Deserializer<'de> {
                 let packed = read_packed(&mut self.r, t, wide)?;
                 visitor.visit_borrowed_bytes(packed.bytes)
             }
-            Hint::Payload(expected) if t == expected => match self.payload_bytes(t, wide)? {
-                Some(bytes) => visitor.visit_borrowed_bytes(bytes),
-                None => self.any(t, header, header_at, visitor),
-            },
+            Hint::Payload(expected) if t == expected => self.payload(t, header, visitor),
             Hint::Enum if matches!(t, VariantType::String | VariantType::StringName) => {
                 let name = read_text(&mut self.r)?;
                 visitor.visit_enum(BorrowedStrDeserializer::new(name))
@@ -179,8 +190,26 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A math or packed type `t` after its header: its payload's bytes, borrowed, when they
+    /// hold it as the Rust type does (single precision); else as `deserialize_any` hands it
+    /// over.
+    #[inline(always)]
+    fn payload<V: Visitor<'de>>(
+        &mut self,
+        t: VariantType,
+        header: u32,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.payload_bytes(t, header & FLAG_64 != 0)? {
+            Some(bytes) => visitor.visit_borrowed_bytes(bytes),
+            // `payload_bytes` read nothing: the header is the 4 bytes before the cursor.
+            None => self.any(t, header, self.r.consumed() - 4, visitor),
+        }
+    }
+
     /// The payload of the math or packed type `t` as the Rust type holds it (single
     /// precision), borrowed; `None` when the bytes hold it in double precision.
+    #[inline(always)]
     fn payload_bytes(&mut self, t: VariantType, wide: bool) -> Result<Option<&'de [u8]>, Error> {
         if let Some((n, component)) = math_components(t) {
             if component == Component::Real && wide {
@@ -285,12 +314,7 @@ impl<'de> Deserializer<'de> {
                     items.visit(visitor)
                 })
             }
-            T::Dictionary => {
-                self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
-                let count = read_container_count(&mut self.r, "Dictionary count")?;
-                let hint = self.size_hint(count, 8);
-                self.inside(|de| Entries::new(de, count as usize, hint, false).visit(visitor))
-            }
+            T::Dictionary => self.dictionary(header, visitor),
             T::PackedStringArray => {
                 let count = read_packed_strings_count(r)?;
                 let hint = self.size_hint(count as u32, 4);
@@ -313,6 +337,27 @@ impl<'de> Deserializer<'de> {
                 None => packed_seq(read_packed(r, t, wide)?, visitor),
             },
         }
+    }
+
+    /// A Dictionary after its header, as a visitor's map.
+    #[inline(always)]
+    fn dictionary<V: Visitor<'de>>(&mut self, header: u32, visitor: V) -> Result<V::Value, Error> {
+        self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
+        let count = read_container_count(&mut self.r, "Dictionary count")?;
+        let hint = self.size_hint(count, 8);
+        self.inside(|de| Entries::new(de, count as usize, hint, false).visit(visitor))
+    }
+
+    /// A struct: from a Dictionary (the usual form) straight into the visitor's map; from
+    /// anything else as `deserialize_any` hands it over.
+    #[inline]
+    fn struct_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.expecting(
+            VariantType::Dictionary,
+            Hint::Any,
+            visitor,
+            |de, header, visitor| de.dictionary(header, visitor),
+        )
     }
 
     /// A full object (only with `allow_objects`): `{"class": …, "properties": {…}}`.
@@ -707,12 +752,13 @@ macro_rules! any_value {
 }
 
 /// `deserialize_*` methods for numbers and strings: those, the values of most fields,
-/// take a short path; anything else is handed over as it is.
+/// take the short path of `$read` (`int`, `float` or `string`); anything else is handed
+/// over as it is.
 macro_rules! scalar_value {
-    ($($method:ident),*) => {$(
+    ($read:ident: $($method:ident),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            self.scalar(visitor)
+            self.$read(visitor)
         }
     )*};
 }
@@ -729,27 +775,24 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_map, deserialize_ignored_any,
         deserialize_unit_struct(name: &'static str),
         deserialize_tuple(len: usize),
-        deserialize_tuple_struct(name: &'static str, len: usize),
-        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_tuple_struct(name: &'static str, len: usize)
     );
 
-    scalar_value!(
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_str,
-        deserialize_string,
-        deserialize_identifier
-    );
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.struct_value(visitor)
+    }
+
+    scalar_value!(int: deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
+        deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
+        deserialize_u128);
+    scalar_value!(float: deserialize_f32, deserialize_f64);
+    scalar_value!(string: deserialize_str, deserialize_string, deserialize_identifier);
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.value(Hint::Bytes, visitor)
@@ -763,13 +806,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.value(Hint::Option, visitor)
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
         match reserved_type(name) {
-            Some(t) => self.value(Hint::Payload(t), visitor),
+            Some(t) => self.expecting(t, Hint::Payload(t), visitor, |de, header, visitor| {
+                de.payload(t, header, visitor)
+            }),
             None => visitor.visit_newtype_struct(self),
         }
     }

@@ -24,7 +24,9 @@ const RESERVED_PREFIX: &str = reserved_name!();
 /// (this crate's deserializer already caps its claims by the input; other formats may not).
 const MAX_PREALLOCATED_BYTES: usize = 1 << 20;
 
-/// The Godot type a reserved newtype name stands for.
+/// The Godot type a reserved newtype name stands for. Inlined: the name is a constant
+/// there, and the comparisons fold away.
+#[inline(always)]
 pub(crate) fn reserved_type(name: &str) -> Option<VariantType> {
     let godot_name = name.strip_prefix(RESERVED_PREFIX)?;
     math_type_named(godot_name).or_else(|| packed_type_named(godot_name))
@@ -169,6 +171,7 @@ macro_rules! math_types {
             }
         )*
 
+        #[inline(always)]
         fn math_type_named(name: &str) -> Option<VariantType> {
             match name {
                 $(stringify!($name) => Some(VariantType::$name),)*
@@ -499,6 +502,7 @@ macro_rules! plain_packed_types {
             }
         )*
 
+        #[inline(always)]
         fn packed_type_named(name: &str) -> Option<VariantType> {
             match name {
                 $(stringify!($name) => Some(VariantType::$name),)*

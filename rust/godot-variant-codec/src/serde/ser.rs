@@ -252,6 +252,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         self.serialize_str(variant)
     }
 
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         name: &'static str,
