@@ -245,6 +245,7 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Elements to reserve room for: at most what the rest of the input can hold.
+    #[inline]
     fn size_hint(&mut self, count: u32, min_size: usize) -> usize {
         reserve(count, min_size, self.r.remaining(), &mut self.reservable)
     }
@@ -345,7 +346,7 @@ impl<'de> Deserializer<'de> {
         self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         let hint = self.size_hint(count, 8);
-        self.inside(|de| Entries::new(de, count as usize, hint, false).visit(visitor))
+        self.inside(|de| Entries::<false>::new(de, count as usize, hint).visit(visitor))
     }
 
     /// A struct: from a Dictionary (the usual form) straight into the visitor's map; from
@@ -402,6 +403,7 @@ fn node_path_text(path: &NodePath) -> String {
 }
 
 /// `value`, when the visitor took every element of its container.
+#[inline]
 fn whole<T>(left: usize, value: T) -> Result<T, Error> {
     if left == 0 {
         Ok(value)
@@ -538,26 +540,26 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
     }
 }
 
-/// A Dictionary's entries, or a full object's properties (keys are then names, and the
-/// `script` property's value is checked as the decoder checks it).
-struct Entries<'a, 'de> {
+/// A Dictionary's entries, or with `PROPERTIES` a full object's properties (keys are then
+/// names, and the `script` property's value is checked as the decoder checks it). A const
+/// parameter rather than a field, so that a Dictionary's entries (the common case) test
+/// nothing of it per entry.
+struct Entries<'a, 'de, const PROPERTIES: bool> {
     de: &'a mut Deserializer<'de>,
     left: usize,
     hint: usize,
-    property_names: bool,
     /// A key was read and its value not yet.
     value_pending: bool,
     /// The pending value is a full object's `script`.
     script_pending: bool,
 }
 
-impl<'a, 'de> Entries<'a, 'de> {
-    fn new(de: &'a mut Deserializer<'de>, left: usize, hint: usize, property_names: bool) -> Self {
+impl<'a, 'de, const PROPERTIES: bool> Entries<'a, 'de, PROPERTIES> {
+    fn new(de: &'a mut Deserializer<'de>, left: usize, hint: usize) -> Self {
         Entries {
             de,
             left,
             hint,
-            property_names,
             value_pending: false,
             script_pending: false,
         }
@@ -569,7 +571,7 @@ impl<'a, 'de> Entries<'a, 'de> {
     }
 }
 
-impl<'de> MapAccess<'de> for Entries<'_, 'de> {
+impl<'de, const PROPERTIES: bool> MapAccess<'de> for Entries<'_, 'de, PROPERTIES> {
     type Error = Error;
 
     #[inline]
@@ -582,7 +584,7 @@ impl<'de> MapAccess<'de> for Entries<'_, 'de> {
         }
         self.left -= 1;
         self.value_pending = true;
-        if self.property_names {
+        if PROPERTIES {
             let name = read_text(&mut self.de.r)?;
             self.script_pending = name == SCRIPT_PROPERTY;
             return seed
@@ -595,7 +597,7 @@ impl<'de> MapAccess<'de> for Entries<'_, 'de> {
     #[inline]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
         self.value_pending = false;
-        if std::mem::take(&mut self.script_pending) {
+        if PROPERTIES && std::mem::take(&mut self.script_pending) {
             check_script(self.de)?;
         }
         self.de.nested_value(seed)
@@ -650,7 +652,7 @@ impl<'de> MapAccess<'de> for ObjectFields<'_, 'de> {
             seed.deserialize(BorrowedStrDeserializer::new(self.class))
         } else {
             seed.deserialize(Properties {
-                entries: Entries::new(&mut *self.de, self.properties, self.hint, true),
+                entries: Entries::new(&mut *self.de, self.properties, self.hint),
             })
         }
     }
@@ -658,7 +660,7 @@ impl<'de> MapAccess<'de> for ObjectFields<'_, 'de> {
 
 /// A full object's properties, as a map of names to values.
 struct Properties<'a, 'de> {
-    entries: Entries<'a, 'de>,
+    entries: Entries<'a, 'de, true>,
 }
 
 impl<'de> de::Deserializer<'de> for Properties<'_, 'de> {
