@@ -30,6 +30,7 @@ use crate::{nested, DecodeOptions, ValueBuilder};
 /// Reads Godot values from bytes for serde (see [`crate::serde`] for the mapping).
 /// [`from_slice`](super::from_slice) is the usual way in.
 pub struct Deserializer<'de> {
+    /// Reads from the start of the input: its positions are the errors' offsets.
     r: Reader<'de>,
     opts: DecodeOptions,
     /// Nesting of the value read next (0: the top-level value).
@@ -69,7 +70,7 @@ impl<'de> Deserializer<'de> {
     /// One value; an error its visitor made without an offset gets the value's.
     #[inline]
     fn value<V: Visitor<'de>>(&mut self, hint: Hint, visitor: V) -> Result<V::Value, Error> {
-        let at = self.r.offset();
+        let at = self.r.consumed();
         self.read_value(hint, visitor).map_err(|e| e.located(at))
     }
 
@@ -84,7 +85,7 @@ impl<'de> Deserializer<'de> {
         visitor: V,
         read: impl FnOnce(&mut Self, u32, V) -> Result<V::Value, Error>,
     ) -> Result<V::Value, Error> {
-        let at = self.r.offset();
+        let at = self.r.consumed();
         match self.r.peek_u32() {
             Some(header)
                 if header & TYPE_MASK == expected.id() && self.depth <= self.opts.max_depth =>
@@ -226,13 +227,18 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Reads (checks) a typed container's element types; the serde mapping drops them.
-    #[inline]
+    #[inline(always)]
     fn container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
         const KIND_BITS: u32 = 0b1111 << ELEMENT_KIND_SHIFT;
         if header & KIND_BITS == 0 {
-            // Untyped, the usual case.
+            // Untyped, the usual case: nothing to read, and no call.
             return Ok(());
         }
+        self.typed_container_types(header, shifts)
+    }
+
+    #[inline(never)]
+    fn typed_container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
         for &shift in shifts {
             match ContainerKind::from_header(header, shift) {
                 ContainerKind::Untyped => {}
