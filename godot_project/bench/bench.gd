@@ -1,7 +1,9 @@
 ## The benchmark: FastVariantCodec against the engine's own var_to_bytes / bytes_to_var, in
 ## one Godot process, on the workloads of the speed targets.
 ##
-##   godot --headless --path godot_project --script res://bench/bench.gd [-- --out=/abs/bench.md --runs=N]
+##   godot --headless --path godot_project --script res://bench/bench.gd [-- --out=/abs/bench.md --runs=N --only=TEXT]
+##
+## --only=TEXT times only the rows whose workload contains TEXT (while working on one row).
 ##
 ## Every codec result is first checked against the engine's (the same bytes; decoded values
 ## that the engine encodes back to the input bytes), and a last check makes sure codec
@@ -18,6 +20,8 @@ const Data := preload("res://bench/workloads.gd")
 const DEFAULT_RUNS := 11
 
 var _runs := DEFAULT_RUNS
+## Times only the rows whose workload contains this (all when empty).
+var _only := ""
 var _ok := true
 var _codec := FastVariantCodec.new()
 ## Holds the last result so that freeing it is not timed.
@@ -34,6 +38,8 @@ func _initialize() -> void:
 			out_path = arg.trim_prefix("--out=")
 		elif arg.begins_with("--runs="):
 			_runs = maxi(5, arg.trim_prefix("--runs=").to_int())
+		elif arg.begins_with("--only="):
+			_only = arg.trim_prefix("--only=")
 	print("FastVariantCodec benchmark: engine vs codec, best of %d runs, %d logical CPUs" % [
 			_runs, OS.get_processor_count()])
 
@@ -276,6 +282,8 @@ func time_once(work: Callable) -> float:
 ## times (work that repeats a call `per` times).
 func compare(workload: String, engine: Callable, codec: Callable, target: float, bytes: int,
 		per := 1) -> void:
+	if not _only.is_empty() and not workload.contains(_only):
+		return
 	var engine_ms := INF
 	var codec_ms := INF
 	for i in _runs:

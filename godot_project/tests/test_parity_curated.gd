@@ -253,6 +253,55 @@ func test_crafted_bytes_match_bytes_to_var() -> void:
 		assert_eq(codec.encode(codec.decode(bytes)), var_to_bytes(bytes_to_var(bytes)), name + " round trip")
 
 
+## Large PackedStringArrays, whose texts are read and made in pieces shared with other
+## threads: the engine's values, and the error of the first bad text wherever the pieces
+## split (a later bad text, or a text cut short after it, must not be the one reported).
+func test_large_packed_string_arrays() -> void:
+	var codec := FastVariantCodec.new()
+	const COUNT := 20_000
+	var kinds := ["", "a", "word", "héllo", BOM + "x", BOM + BOM + "y", "日本語 😀"]
+	var texts := PackedStringArray()
+	for i in COUNT:
+		texts.append(kinds[i % kinds.size()] + str(i))
+	var bytes := var_to_bytes(texts)
+	assert_same(codec.decode(bytes), bytes_to_var(bytes), "%d mixed texts" % COUNT)
+	assert_eq(codec.get_error(), OK, "get_error() for good texts")
+	var cut := bytes.slice(0, bytes.size() - 3)
+	assert_eq(codec.decode(cut), null, "good texts cut short")
+	assert_eq(codec.get_error(), ERR_FILE_EOF, "get_error() for good texts cut short")
+
+	# Texts with a NUL (the text ends there) and, where asked, bad ones (0xC3 0x28: a lead
+	# byte without its continuation).
+	var offsets := []
+	var crafted := func(bad: Array) -> PackedByteArray:
+		var out := u32s([TYPE_PACKED_STRING_ARRAY, COUNT])
+		offsets.clear()
+		for i in COUNT:
+			offsets.append(out.size())
+			if i in bad:
+				out.append_array(u32s([2]) + PackedByteArray([0xC3, 0x28, 0, 0]))
+			elif i % 5 == 0:
+				out.append_array(u32s([5]) + PackedByteArray([97, 0, 98, 0xFF, 100, 0, 0, 0]))
+			else:
+				out.append_array(wire_text("s%d" % i))
+		return out
+	var good: PackedByteArray = crafted.call([])
+	assert_same(codec.decode(good), bytes_to_var(good), "texts with a NUL")
+	var bad_texts := [9_000, 15_000]
+	var bad: PackedByteArray = crafted.call(bad_texts)
+	var cases := {
+		"bad texts at %s" % [bad_texts]: bad,
+		"bad text, then a text cut short": bad.slice(0, offsets[19_000] + 6),
+	}
+	for name in cases:
+		var input: PackedByteArray = cases[name]
+		assert_eq(quietly(func() -> Variant: return bytes_to_var(input)), null, name + ": the engine refuses it")
+		assert_eq(codec.decode(input), null, name)
+		assert_eq(codec.get_error(), ERR_INVALID_DATA, "get_error() for " + name)
+		assert_that(codec.get_error_message().ends_with("at byte %d" % offsets[bad_texts[0]]),
+				name + ": the first bad text is reported: " + codec.get_error_message())
+
+
 ## Every prefix of every value's bytes: the same value (or null) as the engine, and when
 ## the codec fails, an error naming the byte.
 func test_cut_short_bytes_match_and_report_the_byte() -> void:

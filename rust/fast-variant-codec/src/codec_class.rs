@@ -30,7 +30,7 @@ use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder, Precision, MAX_
 use crate::batch;
 use crate::failure::Failure;
 use crate::raw::ffi;
-use crate::read::{decode_variant, ReadError};
+use crate::read::{decode_variant, ReadErrorKind};
 use crate::write::{self, encode_packed, VariantWriter, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
@@ -327,9 +327,9 @@ impl FastVariantCodec {
                     };
                     let frame = frame_at(data, offset).map_err(frame_error)?;
                     let (value, _) = decode_variant(frame.body, frame.body_offset, &opts).map_err(
-                        |e| match e {
-                            ReadError::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
-                            ReadError::Value(e) => Failure::from(e).of_element(index),
+                        |e| match e.kind() {
+                            ReadErrorKind::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
+                            ReadErrorKind::Value(e) => Failure::from(e).of_element(index),
                         },
                     )?;
                     values.push(value);

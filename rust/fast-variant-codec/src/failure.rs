@@ -5,7 +5,7 @@ use godot::obj::EngineEnum;
 use godot_variant_codec::stream::FrameError;
 use godot_variant_codec::{DecodeError, EncodeError, GodotError};
 
-use crate::read::ReadError;
+use crate::read::{ReadError, ReadErrorKind};
 use crate::to_variant::ToVariantError;
 use crate::write::{ValueError, WriteError};
 
@@ -72,9 +72,9 @@ impl From<WriteError> for Failure {
 
 impl From<ReadError> for Failure {
     fn from(e: ReadError) -> Self {
-        match e {
-            ReadError::Format(e) => e.into(),
-            ReadError::Value(e) => e.into(),
+        match e.kind() {
+            ReadErrorKind::Format(e) => e.into(),
+            ReadErrorKind::Value(e) => e.into(),
         }
     }
 }

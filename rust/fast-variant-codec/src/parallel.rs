@@ -1,6 +1,7 @@
-//! The thread pool that bulk copies run on. Only plain memory goes there (slices of packed
-//! arrays and of the arrays being returned, borrowed on the calling thread for the
-//! duration): engine values are made and read on the calling thread.
+//! The thread pool that memory work runs on: bulk copies (slices of packed arrays and of
+//! the arrays being returned, borrowed on the calling thread for the duration), and the
+//! texts of large PackedStringArrays, read and made into Strings (memory from the engine's
+//! allocator). Engine containers and objects are made and read on the calling thread.
 //!
 //! Work is shared, not handed over: the calling thread takes pieces too, and idle pool
 //! threads join in. When the pool's threads are busy (the machine has other work), the
@@ -53,7 +54,7 @@ impl Pieces {
 
 /// Runs `job(0)`, …, `job(count - 1)`, each once, on the calling thread and on whichever
 /// pool threads are free to help; returns when all are done. Jobs must not panic (they
-/// are plain memory copies).
+/// are memory work: copies, Strings made from texts).
 pub fn run(count: usize, job: &(dyn Fn(usize) + Sync)) {
     let helpers = match pool() {
         Some(pool) if count > 1 => pool.current_num_threads().min(count - 1),
@@ -84,6 +85,24 @@ pub fn run(count: usize, job: &(dyn Fn(usize) + Sync)) {
     }
 }
 
+/// Runs `job` over `0..len` cut into ranges of `piece` items, shared with the pool when
+/// `len` is at least `parallel_min` (below it, on the calling thread alone, in one range).
+pub fn in_pieces(
+    len: usize,
+    piece: usize,
+    parallel_min: usize,
+    job: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) {
+    if len < parallel_min {
+        job(0..len);
+        return;
+    }
+    run(len.div_ceil(piece), &|i| {
+        let at = i * piece;
+        job(at..len.min(at + piece))
+    });
+}
+
 /// Copies below this many bytes run on the calling thread alone: sharing them costs
 /// more than it can save (measured with bench/bench.gd on 2 cores).
 pub const PARALLEL_COPY_MIN: usize = 1 << 20;
@@ -98,16 +117,15 @@ pub fn copy(dst: &mut [u8], src: &[u8]) {
         src.len(),
         "copy between slices of different lengths"
     );
-    if src.len() < PARALLEL_COPY_MIN {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let len = src.len();
     let (d, s) = (dst.as_mut_ptr() as usize, src.as_ptr() as usize);
-    run(len.div_ceil(COPY_PIECE), &|i| {
-        let at = i * COPY_PIECE;
-        let n = COPY_PIECE.min(len - at);
-        // SAFETY: pieces are disjoint ranges within both slices, which outlive `run`.
-        unsafe { std::ptr::copy_nonoverlapping((s + at) as *const u8, (d + at) as *mut u8, n) }
+    in_pieces(src.len(), COPY_PIECE, PARALLEL_COPY_MIN, &|range| {
+        // SAFETY: pieces are disjoint ranges within both slices, which outlive the call.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                (s + range.start) as *const u8,
+                (d + range.start) as *mut u8,
+                range.len(),
+            )
+        }
     });
 }

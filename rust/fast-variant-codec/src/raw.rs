@@ -582,20 +582,21 @@ impl Ffi {
     }
 
     /// Makes the String `text` in `slot`, which holds an empty String (owning nothing) or
-    /// nothing yet, as the engine's UTF-8 parser makes it. ASCII without NUL, the usual
-    /// case, is widened here into a buffer made directly (see [`cow`](crate::cow)) when
-    /// the engine's layout is known, else made by the simpler Latin-1 constructor: the
-    /// same String either way.
+    /// nothing yet, as the engine's UTF-8 parser makes it. `text` is decoded text, which
+    /// holds no NUL (it ends at the first). ASCII, the usual case, is widened here into a
+    /// buffer made directly (see [`cow`](crate::cow)) when the engine's layout is known,
+    /// else made by the simpler Latin-1 constructor: the same String either way.
     ///
     /// # Safety
     /// `slot` must point to an empty String or to memory for one (overwritten, not dropped).
     #[inline]
     pub unsafe fn make_string(&self, slot: *mut GString, text: &str) {
+        debug_assert!(!text.contains('\0'), "decoded text ends at its first NUL");
         let dest = slot.cast();
         unsafe {
             if let Some(s) = self
                 .buffers
-                .filter(|_| text.bytes().all(|b| (1..=0x7F).contains(&b)))
+                .filter(|_| text.is_ascii())
                 .and_then(|buffers| buffers.ascii_string(text.as_bytes()))
             {
                 slot.write(s);

@@ -522,6 +522,27 @@ fn short_word(bytes: &[u8]) -> u64 {
     }
 }
 
+/// [`text_until_nul`] of `padded[start..end]`, where `padded` holds a string's bytes and
+/// then their padding (a multiple of 4 bytes in all, `end` among the last 4). Most strings
+/// (keys, names) fit in 8 bytes: those are one word, read with the padding, which is then
+/// masked off.
+#[inline(always)]
+pub(crate) fn padded_text(padded: &[u8], start: usize, end: usize) -> Option<&str> {
+    // The word, and a mask of its bytes before `end` (1 to 4 of 4, 5 to 8 of 8).
+    let (word, in_string) = match padded.len() {
+        4 => (
+            u64::from(<u32 as Plain>::from_le(padded)),
+            (1u64 << (8 * end)) - 1,
+        ),
+        8 => (<u64 as Plain>::from_le(padded), u64::MAX >> (64 - 8 * end)),
+        _ => return text_until_nul(&padded[start..end]),
+    };
+    let mut high_bits = 0;
+    let in_text = in_string >> (8 * start);
+    let text_len = scan_word(word >> (8 * start), in_text, &mut high_bits).unwrap_or(end - start);
+    checked_text(&padded[start..][..text_len], high_bits)
+}
+
 const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
 
 /// The first zero byte among the bytes of `x` that `in_bytes` covers (0xFF each), if any;
