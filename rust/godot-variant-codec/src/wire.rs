@@ -615,4 +615,35 @@ mod tests {
         let tricky = [b'a', 0, 1, 1, 0x80, 1, 1, 1, b'b'];
         assert_eq!(text_until_nul(&tricky), Some("a"));
     }
+
+    #[test]
+    fn padded_text_ignores_the_padding() {
+        // Strings of every length up to 3 words, from their start or after a BOM's 3 bytes,
+        // with a NUL or a non-ASCII byte at each position, padded with bytes that would
+        // change the text were they read as part of it.
+        let fillers: [&[u8]; 3] = [b"\0", b"\x80", "é".as_bytes()];
+        for len in 0..24 {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            let mut cases = vec![base.clone()];
+            for at in 0..len {
+                for filler in fillers {
+                    let mut bytes = base.clone();
+                    bytes.splice(at..(at + filler.len()).min(len), filler.iter().copied());
+                    cases.push(bytes);
+                }
+            }
+            for bytes in cases {
+                let len = bytes.len();
+                for pad in [0u8, 0x80, b'x'] {
+                    let mut padded = bytes.clone();
+                    padded.resize(len + padding(len), pad);
+                    for start in [0, 3].into_iter().filter(|&start| start <= len) {
+                        let expected = reference(&bytes[start..]);
+                        let text = padded_text(&padded, start, len);
+                        assert_eq!(text, expected, "{padded:?} from {start}");
+                    }
+                }
+            }
+        }
+    }
 }
