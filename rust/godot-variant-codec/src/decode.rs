@@ -74,11 +74,15 @@ pub trait Build {
     fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {
         self.value(p.to_value())
     }
-    /// A PackedStringArray's strings, borrowed from the input.
-    fn packed_strings(&mut self, strings: &[&str]) -> Result<Self::Value, Self::Error> {
-        self.value(Value::PackedStringArray(
-            strings.iter().map(|&s| s.to_owned()).collect(),
-        ))
+    /// A PackedStringArray's strings, borrowed from the input, their texts not yet read:
+    /// the builder reads each through [`RawText::text`] and fails with the first error in
+    /// their order (a builder may read them in any order, or at once, to get there).
+    fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Self::Value, Self::Error> {
+        let texts = strings
+            .iter()
+            .map(|raw| raw.text().map(str::to_owned))
+            .collect::<Result<_, _>>()?;
+        self.value(Value::PackedStringArray(texts))
     }
 
     /// A new Array of `element_type`; `capacity` is how many elements the input can still
@@ -447,11 +451,20 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         read_packed(&mut self.r, t, wide)
     }
 
+    /// The strings' lengths are walked here; their texts are read by the builder (see
+    /// [`Build::packed_strings`]).
     fn packed_strings(&mut self) -> Result<B::Value, B::Error> {
         let count = read_packed_strings_count(&mut self.r)?;
         let mut strings = Vec::with_capacity(self.capacity_for(count as u32, 4));
         for _ in 0..count {
-            strings.push(self.text()?);
+            match read_raw_text(&mut self.r) {
+                Ok(raw) => strings.push(raw),
+                Err(past_end) => {
+                    // A text before the one that runs past the end fails first.
+                    strings.iter().try_for_each(|raw| raw.text().map(drop))?;
+                    return Err(past_end.into());
+                }
+            }
         }
         self.b.packed_strings(&strings)
     }
@@ -626,7 +639,15 @@ pub(crate) fn read_float(r: &mut Reader<'_>, wide: bool) -> Result<f64, DecodeEr
 /// dropped and the text ends at the first NUL; the rest must be valid UTF-8.
 #[inline(always)]
 pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+    read_raw_text(r)?.text()
+}
+
+/// A text's length word and bytes (padded to 4), checked against the input; what they
+/// say is read by [`RawText::text`].
+#[inline(always)]
+pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, DecodeError> {
     let start = r.consumed();
+    let offset = r.offset();
     let length: u32 = r.read("String length")?;
     let padded = (length as usize)
         .checked_add(padding(length as usize))
@@ -640,15 +661,39 @@ pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> 
             },
         ));
     };
-    let length = length as usize;
-    let text_start = if padded_bytes[..length].starts_with(UTF8_BOM) {
-        UTF8_BOM.len()
-    } else {
-        0
-    };
-    // Read with its padding: short texts are then whole words.
-    padded_text(padded_bytes, text_start, length)
-        .ok_or_else(|| r.error_at(start, Kind::InvalidUtf8))
+    Ok(RawText {
+        padded_bytes,
+        length,
+        offset,
+    })
+}
+
+/// A text as the input holds it, before its rules are applied: its bytes with their
+/// padding (short texts are read a word at a time, padding included), their length, and
+/// the offset of its length word, where an error in it is reported.
+#[derive(Debug, Clone, Copy)]
+pub struct RawText<'a> {
+    padded_bytes: &'a [u8],
+    length: u32,
+    offset: usize,
+}
+
+impl<'a> RawText<'a> {
+    /// The text: a leading BOM dropped, ended at the first NUL, the rest valid UTF-8 (or
+    /// `InvalidUtf8` at the length word).
+    #[inline(always)]
+    pub fn text(&self) -> Result<&'a str, DecodeError> {
+        let length = self.length as usize;
+        let start = if self.padded_bytes[..length].starts_with(UTF8_BOM) {
+            UTF8_BOM.len()
+        } else {
+            0
+        };
+        padded_text(self.padded_bytes, start, length).ok_or(DecodeError {
+            offset: self.offset,
+            kind: Kind::InvalidUtf8,
+        })
+    }
 }
 
 /// A packed array's count and elements, the count checked against the remaining input.

@@ -12,8 +12,9 @@ use crate::wire::plain_items;
 use crate::{nested, EncodeOptions, Encoder};
 
 /// Containers nested less deeply than this run on the current stack; deeper ones each run
-/// on `nested`'s, which costs a check of the stack per level.
-pub(super) const SHALLOW: usize = 16;
+/// on `nested`'s, which costs a check of the stack per level. Few: a level of an unoptimized
+/// build takes some 20 KiB of stack, and threads with small stacks (256 KiB) must hold them.
+pub(super) const SHALLOW: usize = 8;
 
 /// Writes serde's data model as Godot values into a `Vec<u8>` (see [`crate::serde`] for
 /// the mapping). [`to_vec`](super::to_vec) and [`encode_into`](super::encode_into) are the
