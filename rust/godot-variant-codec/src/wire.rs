@@ -193,7 +193,8 @@ impl<'a> Reader<'a> {
     /// The next 32-bit word without moving the cursor, if there is one.
     #[inline]
     pub fn peek_u32(&self) -> Option<u32> {
-        let bytes = self.input.get(self.pos..self.pos.checked_add(4)?)?;
+        // As in `try_take`: an end that wrapped around lies before the cursor.
+        let bytes = self.input.get(self.pos..self.pos.wrapping_add(4))?;
         Some(<u32 as Plain>::from_le(bytes))
     }
 
