@@ -327,7 +327,7 @@ impl FastVariantCodec {
                     };
                     let frame = frame_at(data, offset).map_err(frame_error)?;
                     let (value, _) = decode_variant(frame.body, frame.body_offset, &opts).map_err(
-                        |e| match e.kind() {
+                        |e| match e.into_kind() {
                             ReadErrorKind::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
                             ReadErrorKind::Value(e) => Failure::from(e).of_element(index),
                         },

@@ -72,7 +72,7 @@ impl From<WriteError> for Failure {
 
 impl From<ReadError> for Failure {
     fn from(e: ReadError) -> Self {
-        match e.kind() {
+        match e.into_kind() {
             ReadErrorKind::Format(e) => e.into(),
             ReadErrorKind::Value(e) => e.into(),
         }

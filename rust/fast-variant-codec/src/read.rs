@@ -47,7 +47,7 @@ pub enum ReadErrorKind {
 }
 
 impl ReadError {
-    pub fn kind(self) -> ReadErrorKind {
+    pub fn into_kind(self) -> ReadErrorKind {
         *self.0
     }
 }
