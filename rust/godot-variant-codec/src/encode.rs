@@ -154,6 +154,22 @@ impl<S: Sink> Encoder<S> {
         self.string_body(s)
     }
 
+    /// A String from a `str`: texts of up to 8 bytes (struct keys, short names) are
+    /// assembled with their header, length and padding in one 16-byte chunk, written at once.
+    #[inline]
+    pub fn str(&mut self, s: &str) -> Result<(), EncodeError> {
+        let len = s.len();
+        if len > 8 {
+            return self.string(s);
+        }
+        let mut chunk = [0u8; 16];
+        chunk[..4].copy_from_slice(&VariantType::String.id().to_le_bytes());
+        chunk[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+        chunk[8..8 + len].copy_from_slice(s.as_bytes());
+        self.sink.put_chunk_prefix(&chunk, 8 + len + padding(len));
+        Ok(())
+    }
+
     pub fn string_name<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
         self.header(VariantType::StringName, 0);
         self.string_body(s)
@@ -174,6 +190,14 @@ impl<S: Sink> Encoder<S> {
     pub fn ints<const N: usize>(&mut self, t: VariantType, v: [i32; N]) {
         self.header(t, 0);
         self.sink.put(v);
+    }
+
+    /// A value of type `t` whose payload is `bytes`, already in its wire form (a math type's
+    /// components as the header without flags announces them).
+    #[inline]
+    pub(crate) fn wire_payload<const N: usize>(&mut self, t: VariantType, bytes: &[u8; N]) {
+        self.header(t, 0);
+        self.sink.put_bytes(bytes);
     }
 
     /// A Color: always four 32-bit floats.

@@ -245,6 +245,12 @@ pub trait Sink {
     /// `n` bytes that `fill` writes into the slice it is given (exactly `n` long). A sink
     /// that only counts does not call `fill`.
     fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8]));
+    /// The first `len` bytes of `chunk` (at most `N`): a `Vec` copies the whole fixed-size
+    /// chunk, one capacity check and plain stores, and drops the tail again.
+    #[inline]
+    fn put_chunk_prefix<const N: usize>(&mut self, chunk: &[u8; N], len: usize) {
+        self.put_bytes(&chunk[..len]);
+    }
 }
 
 impl Sink for Vec<u8> {
@@ -286,6 +292,13 @@ impl Sink for Vec<u8> {
         self.resize(start + n, 0);
         fill(&mut self[start..]);
     }
+    #[inline]
+    fn put_chunk_prefix<const N: usize>(&mut self, chunk: &[u8; N], len: usize) {
+        debug_assert!(len <= N);
+        let end = Vec::len(self) + len;
+        self.extend_from_slice(chunk);
+        self.truncate(end);
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -312,6 +325,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
         (**self).put_with(n, fill)
+    }
+    #[inline]
+    fn put_chunk_prefix<const N: usize>(&mut self, chunk: &[u8; N], len: usize) {
+        (**self).put_chunk_prefix(chunk, len)
     }
 }
 

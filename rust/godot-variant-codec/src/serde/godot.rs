@@ -197,8 +197,8 @@ macro_rules! math_types {
         ) -> Option<()> {
             match t {
                 $(VariantType::$name => {
-                    let components = <[$scalar; $n]>::from_le(exact(bytes, <[$scalar; $n] as Plain>::SIZE)?);
-                    write_components!(enc, t, components, $component);
+                    let bytes: &[u8; <[$scalar; $n] as Plain>::SIZE] = bytes.try_into().ok()?;
+                    write_components!(enc, t, bytes, [$scalar; $n], $component);
                 })*
                 _ => return None,
             }
@@ -207,22 +207,20 @@ macro_rules! math_types {
     };
 }
 
-/// The encoder's call for a math type's components, by how they travel.
+/// The encoder's call for a math type's components, by how they travel: their
+/// little-endian bytes are already their wire form, but for `real_t` components written for
+/// a double-precision engine.
 macro_rules! write_components {
-    ($enc:ident, $t:ident, $c:ident, Real) => {
-        $enc.reals($t, &crate::Reals::Single($c))
+    ($enc:ident, $t:ident, $bytes:ident, $array:ty, Real) => {
+        if $enc.options().precision == crate::Precision::Double {
+            $enc.reals($t, &crate::Reals::Single(<$array>::from_le($bytes)))
+        } else {
+            $enc.wire_payload($t, $bytes)
+        }
     };
-    ($enc:ident, $t:ident, $c:ident, I32) => {
-        $enc.ints($t, $c)
+    ($enc:ident, $t:ident, $bytes:ident, $array:ty, $component:ident) => {
+        $enc.wire_payload($t, $bytes)
     };
-    ($enc:ident, $t:ident, $c:ident, F32) => {
-        $enc.color($c)
-    };
-}
-
-/// `bytes` when it is exactly `len` long.
-fn exact(bytes: &[u8], len: usize) -> Option<&[u8]> {
-    (bytes.len() == len).then_some(bytes)
 }
 
 math_types! {

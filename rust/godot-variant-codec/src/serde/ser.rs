@@ -54,6 +54,7 @@ impl<'o> Serializer<'o> {
     }
 
     /// Starts a container whose elements follow, nested one level deeper.
+    #[inline]
     fn begin(
         &mut self,
         what: VariantType,
@@ -215,7 +216,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     fn serialize_str(self, v: &str) -> Result<(), Error> {
         match self.payload_of.take() {
             Some(VariantType::PackedStringArray) => self.enc.packed_string(v)?,
-            _ => self.enc.string(v)?,
+            _ => self.enc.str(v)?,
         }
         Ok(())
     }
@@ -444,7 +445,7 @@ macro_rules! struct_compound {
                 value: &T,
             ) -> Result<(), Error> {
                 self.ser.enc.check_depth(self.ser.depth)?;
-                self.ser.enc.string(key)?;
+                self.ser.enc.str(key)?;
                 self.element(value)
             }
             #[inline]
