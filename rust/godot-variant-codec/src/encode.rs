@@ -78,7 +78,7 @@ impl<S: Sink> Encoder<S> {
 
     #[inline]
     fn header(&mut self, t: VariantType, flags: u32) {
-        self.sink.put(t.id() | flags);
+        self.sink.put(header_word(t, flags));
     }
 
     /// A length or count word, refusing what the engine's `int` cannot hold.
@@ -150,29 +150,35 @@ impl<S: Sink> Encoder<S> {
 
     #[inline]
     pub fn string<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
-        self.header(VariantType::String, 0);
-        self.string_body(s)
-    }
-
-    /// A String from a `str`: texts of up to 8 bytes (struct keys, short names) are
-    /// assembled with their header, length and padding in one 16-byte chunk, written at once.
-    #[inline]
-    pub fn str(&mut self, s: &str) -> Result<(), EncodeError> {
-        let len = s.len();
-        if len > 8 {
-            return self.string(s);
-        }
-        let mut chunk = [0u8; 16];
-        chunk[..4].copy_from_slice(&VariantType::String.id().to_le_bytes());
-        chunk[4..8].copy_from_slice(&(len as u32).to_le_bytes());
-        chunk[8..8 + len].copy_from_slice(s.as_bytes());
-        self.sink.put_chunk_prefix(&chunk, 8 + len + padding(len));
-        Ok(())
+        self.text_value(VariantType::String, s)
     }
 
     pub fn string_name<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
-        self.header(VariantType::StringName, 0);
-        self.string_body(s)
+        self.text_value(VariantType::StringName, s)
+    }
+
+    /// A String or StringName: the header, then the text as [`string_body`] writes it.
+    /// Texts of up to 8 bytes held as UTF-8 (struct keys, short names) are assembled with
+    /// their header, length and padding in one 16-byte chunk, written at once.
+    ///
+    /// [`string_body`]: Encoder::string_body
+    #[inline]
+    fn text_value<T: Text + ?Sized>(&mut self, t: VariantType, s: &T) -> Result<(), EncodeError> {
+        match s.utf8_bytes() {
+            Some(bytes) if bytes.len() <= 8 => {
+                let len = bytes.len();
+                let mut chunk = [0u8; 16];
+                chunk[..4].copy_from_slice(&header_word(t, 0).to_le_bytes());
+                chunk[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+                chunk[8..8 + len].copy_from_slice(bytes);
+                self.sink.put_chunk_prefix(&chunk, 8 + len + padding(len));
+                Ok(())
+            }
+            _ => {
+                self.header(t, 0);
+                self.string_body(s)
+            }
+        }
     }
 
     /// A math type of `real_t` components (Vector2, Rect2, Vector3, Transform2D, Vector4,
@@ -562,4 +568,10 @@ pub fn check_script_path(path: &str) -> Result<(), EncodeErrorKind> {
     } else {
         Err(EncodeErrorKind::InvalidScriptPath(path.to_owned()))
     }
+}
+
+/// A value's header: its type's id and its flags.
+#[inline]
+fn header_word(t: VariantType, flags: u32) -> u32 {
+    t.id() | flags
 }

@@ -459,6 +459,12 @@ pub trait Text {
     fn utf8_len(&self) -> usize;
     /// Puts exactly `utf8_len()` bytes, the UTF-8 form.
     fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S);
+    /// The UTF-8 form itself, when the text holds it (a `str`), so that a short text can be
+    /// written in one piece with what goes around it.
+    #[inline]
+    fn utf8_bytes(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl Text for str {
@@ -470,6 +476,10 @@ impl Text for str {
     fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
         sink.put_bytes(self.as_bytes());
     }
+    #[inline]
+    fn utf8_bytes(&self) -> Option<&[u8]> {
+        Some(self.as_bytes())
+    }
 }
 
 impl Text for String {
@@ -480,6 +490,10 @@ impl Text for String {
     #[inline]
     fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
         sink.put_bytes(self.as_bytes());
+    }
+    #[inline]
+    fn utf8_bytes(&self) -> Option<&[u8]> {
+        Some(self.as_bytes())
     }
 }
 

@@ -216,7 +216,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     fn serialize_str(self, v: &str) -> Result<(), Error> {
         match self.payload_of.take() {
             Some(VariantType::PackedStringArray) => self.enc.packed_string(v)?,
-            _ => self.enc.str(v)?,
+            _ => self.enc.string(v)?,
         }
         Ok(())
     }
@@ -445,7 +445,7 @@ macro_rules! struct_compound {
                 value: &T,
             ) -> Result<(), Error> {
                 self.ser.enc.check_depth(self.ser.depth)?;
-                self.ser.enc.str(key)?;
+                self.ser.enc.string(key)?;
                 self.element(value)
             }
             #[inline]
