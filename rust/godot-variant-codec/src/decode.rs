@@ -646,20 +646,21 @@ pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> 
 /// say is read by [`RawText::text`].
 #[inline(always)]
 pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, DecodeError> {
-    let start = r.consumed();
+    // Errors in the text are reported at its length word (which is inside the input once
+    // it has been read).
     let offset = r.offset();
     let length: u32 = r.read("String length")?;
     let padded = (length as usize)
         .checked_add(padding(length as usize))
         .filter(|_| length <= i32::MAX as u32);
     let Some(padded_bytes) = padded.and_then(|padded| r.try_take(padded)) else {
-        return Err(r.error_at(
-            start,
-            Kind::StringPastEnd {
+        return Err(DecodeError {
+            offset,
+            kind: Kind::StringPastEnd {
                 length,
                 remaining: r.remaining(),
             },
-        ));
+        });
     };
     Ok(RawText {
         padded_bytes,
