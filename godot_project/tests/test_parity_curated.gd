@@ -302,6 +302,48 @@ func test_large_packed_string_arrays() -> void:
 				name + ": the first bad text is reported: " + codec.get_error_message())
 
 
+## Dictionary keys, whose Strings the codec makes once per call and shares: keys of every
+## length up to past the shared ones, keys differing in one byte only (at each place), many
+## more keys than are kept, keys cut at a NUL or starting with a BOM, typed dictionaries,
+## all repeated across nested dictionaries and a batch's packets. The engine's values,
+## with the keys in the same order.
+func test_repeated_dictionary_keys() -> void:
+	var codec := FastVariantCodec.new()
+	var keys := []
+	for length in 21:
+		var base := "abcdefghijklmnopqrstu".substr(0, length)
+		keys.append(base)
+		for at in length:
+			keys.append(base.substr(0, at) + "Z" + base.substr(at + 1))
+	keys.append_array(["é", "éa", "aé", "日本", "😀😀", BOM + "k", "k", BOM + BOM + "k"])
+	for i in 300:
+		keys.append("key_%d" % i)
+	var record := {}
+	for i in keys.size():
+		record[keys[i]] = i
+	var reversed := {}
+	for i in range(keys.size() - 1, -1, -1):
+		reversed[keys[i]] = -i
+	var typed: Dictionary[StringName, int] = {&"id": 1, &"name": 2, &"abc": 3, &"aZc": 4}
+	var nested := [record, reversed, {"inner": record, "id": 7}, typed, record]
+	for value in [record, reversed, nested, typed]:
+		var bytes := var_to_bytes(value)
+		assert_same(codec.decode(bytes), bytes_to_var(bytes), "keys of %d entries" % value.size())
+	var packets := codec.encode_batch([record, reversed, typed, record, {"abc": 1, "abd": 2}])
+	var decoded := codec.decode_batch(packets)
+	for i in packets.size():
+		assert_same(decoded[i], bytes_to_var(packets[i]), "batch packet %d" % i)
+
+	# Key texts that end at a NUL: "ab" three times (the last value stays), and keys that
+	# differ after the NUL only.
+	var crafted := u32s([TYPE_DICTIONARY, 4, TYPE_STRING]) + wire_text("ab") + u32s([TYPE_INT, 1])
+	crafted += u32s([TYPE_STRING, 5]) + PackedByteArray([97, 98, 0, 99, 100, 0, 0, 0]) + u32s([TYPE_INT, 2])
+	crafted += u32s([TYPE_STRING, 4]) + PackedByteArray([97, 98, 0, 101]) + u32s([TYPE_INT, 3])
+	crafted += u32s([TYPE_STRING]) + wire_text("abc") + u32s([TYPE_INT, 4])
+	assert_same(codec.decode(crafted), bytes_to_var(crafted), "keys cut at a NUL")
+	assert_same(codec.decode_batch([crafted, crafted])[1], bytes_to_var(crafted), "keys cut at a NUL, batched")
+
+
 ## Every prefix of every value's bytes: the same value (or null) as the engine, and when
 ## the codec fails, an error naming the byte.
 func test_cut_short_bytes_match_and_report_the_byte() -> void:

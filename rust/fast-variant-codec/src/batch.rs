@@ -19,7 +19,7 @@ use crate::cow;
 use crate::failure::Failure;
 use crate::parallel;
 use crate::raw::ffi;
-use crate::read::decode_variant;
+use crate::read::VariantBuilder;
 use crate::write::{encode_with, holds_values, Filled, OutSink, WriteMode};
 
 /// Copies smaller than this are made at once, on the calling thread.
@@ -168,6 +168,7 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
     // SAFETY: a new untyped array held only here: nils.
     unsafe { ffi.array_resize(out.sys_mut(), count) };
     let mut first_failure = None;
+    let mut builder = VariantBuilder::new();
     for i in 0..count {
         // SAFETY: below the size of the array, which the caller holds for the call.
         let p = unsafe { ffi.array_element(packets.sys(), i) };
@@ -175,7 +176,8 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
         let value = if t == VariantType::PACKED_BYTE_ARRAY {
             // SAFETY: `p` is a PackedByteArray, read while the caller holds it.
             let bytes = unsafe { ffi.view::<PackedByteArray>(p, t) };
-            decode_variant(bytes.as_slice(), 0, opts)
+            builder
+                .decode(cow::bytes_of(&bytes), 0, opts)
                 .map(|(value, _)| value)
                 .map_err(Failure::from)
         } else {

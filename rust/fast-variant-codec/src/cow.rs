@@ -184,6 +184,21 @@ impl Buffers {
     }
 }
 
+/// The bytes of a PackedByteArray, read through the layout when it is known (no call into
+/// the engine; gdext's `as_slice` makes three).
+pub fn bytes_of(array: &PackedByteArray) -> &[u8] {
+    if buffers().is_none() {
+        return array.as_slice();
+    }
+    let data = packed_data(array);
+    if data.is_null() {
+        return &[];
+    }
+    // SAFETY: the layout is known: a live buffer's size word counts its bytes, which stay
+    // as they are while `array` is borrowed.
+    unsafe { std::slice::from_raw_parts(data, header(data)[2] as usize) }
+}
+
 /// Sizes the new, empty packed array `array` to `len` elements for the caller to write,
 /// and returns the pointer to the first: made directly, the memory is not initialized;
 /// otherwise `resize` fills it with default elements, which own nothing.

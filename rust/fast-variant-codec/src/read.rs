@@ -77,12 +77,114 @@ const PARALLEL_STRINGS_MIN: usize = 4096;
 /// The builder of engine Variants.
 pub struct VariantBuilder {
     ffi: &'static Ffi,
+    keys: KeyCache,
 }
 
 impl VariantBuilder {
     pub fn new() -> Self {
-        VariantBuilder { ffi: ffi() }
+        VariantBuilder {
+            ffi: ffi(),
+            keys: KeyCache::default(),
+        }
     }
+
+    /// As [`decode_variant`], by this builder (a batch decodes all its packets by one, so
+    /// that they share its keys).
+    pub fn decode(
+        &mut self,
+        bytes: &[u8],
+        base: usize,
+        opts: &DecodeOptions,
+    ) -> Result<(Variant, usize), ReadError> {
+        decode_with(bytes, base, opts, self)
+    }
+}
+
+/// Dictionary keys of up to this many bytes are kept in the [`KeyCache`].
+const SHORT_KEY: usize = 16;
+/// Slots of the [`KeyCache`] (a power of two).
+const KEY_SLOTS: usize = 32;
+/// Slots a key may take, from the one its text hashes to on.
+const KEY_PROBES: usize = 4;
+
+/// The Strings of the dictionary keys this builder has made, by text: a key text seen
+/// again is the same String, shared (the engine shares a String's buffer by reference
+/// counting, and sharing it cannot be seen from a script). Arrays of records and batches of
+/// similar messages repeat a few keys: each repeat costs no allocation or copy.
+///
+/// A short key takes the first free slot of the few its text hashes to, else replaces the
+/// first of them; longer keys are made every time. The slots are made with the first key.
+#[derive(Default)]
+struct KeyCache {
+    slots: Vec<Option<CachedKey>>,
+}
+
+struct CachedKey {
+    /// The text, as [`short_key_words`] has it.
+    words: [u64; 2],
+    len: usize,
+    key: Variant,
+}
+
+impl KeyCache {
+    /// The String Variant of the key `text`, made by `ffi` the first time.
+    #[inline]
+    fn get(&mut self, ffi: &Ffi, text: &str) -> Option<&Variant> {
+        let len = text.len();
+        let words = short_key_words(text.as_bytes())?;
+        if self.slots.is_empty() {
+            self.slots.resize_with(KEY_SLOTS, || None);
+        }
+        let home = slot_of(words, len);
+        let mut at = home;
+        for probe in 0..KEY_PROBES {
+            at = (home + probe) % KEY_SLOTS;
+            match &self.slots[at] {
+                Some(cached) if cached.len == len && cached.words == words => {
+                    return Some(&self.slots[at].as_ref()?.key);
+                }
+                // Nothing is ever removed: the text is in none of the slots after a free one.
+                None => break,
+                Some(_) => at = home,
+            }
+        }
+        let slot = &mut self.slots[at];
+        *slot = Some(CachedKey {
+            words,
+            len,
+            key: ffi.string_variant(text),
+        });
+        slot.as_ref().map(|cached| &cached.key)
+    }
+}
+
+/// A text of up to [`SHORT_KEY`] bytes as two words that, with its length, tell it apart
+/// from any other: its first and last 8 bytes (overlapping when shorter than 16), its
+/// first and last 4, or its first, middle and last byte. Read straight from the text, not
+/// copied into a padded buffer first (which would stall reading it back as words).
+#[inline]
+fn short_key_words(text: &[u8]) -> Option<[u64; 2]> {
+    let word = |at: usize| u64::from_le_bytes(text[at..at + 8].try_into().unwrap());
+    let half = |at: usize| u64::from(u32::from_le_bytes(text[at..at + 4].try_into().unwrap()));
+    let len = text.len();
+    Some(match len {
+        0 => [0, 0],
+        1..4 => [
+            u64::from(text[0]) | u64::from(text[len / 2]) << 8 | u64::from(text[len - 1]) << 16,
+            0,
+        ],
+        4..8 => [half(0) | half(len - 4) << 32, 0],
+        8..=SHORT_KEY => [word(0), word(len - 8)],
+        _ => return None,
+    })
+}
+
+/// The slot a key hashes to (two multiplicative mixes of its words).
+#[inline]
+fn slot_of([low, high]: [u64; 2], len: usize) -> usize {
+    let mixed = (low ^ (len as u64) << 56).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mixed = (mixed ^ mixed >> 32 ^ high).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    (mixed >> (64 - KEY_SLOTS.trailing_zeros())) as usize
 }
 
 /// An Array being filled. An untyped one is sized up front (to what the input can hold)
@@ -289,6 +391,24 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
+    #[inline]
+    fn insert_text_key(
+        &mut self,
+        fill: &mut DictionaryFill,
+        key: &str,
+        value: Variant,
+    ) -> Result<(), ReadError> {
+        let ffi = self.ffi;
+        match self.keys.get(ffi, key) {
+            Some(key) => ffi.set_entry(&mut fill.dictionary, key, value),
+            None => {
+                let key = ffi.string_variant(key);
+                ffi.set_entry(&mut fill.dictionary, &key, value);
+            }
+        }
+        Ok(())
+    }
+
     fn end_dictionary(
         &mut self,
         fill: DictionaryFill,
@@ -385,5 +505,5 @@ pub fn decode_variant(
     base: usize,
     opts: &DecodeOptions,
 ) -> Result<(Variant, usize), ReadError> {
-    decode_with(bytes, base, opts, &mut VariantBuilder::new())
+    VariantBuilder::new().decode(bytes, base, opts)
 }

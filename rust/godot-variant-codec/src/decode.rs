@@ -113,6 +113,19 @@ pub trait Build {
         key: Self::Value,
         value: Self::Value,
     ) -> Result<(), Self::Error>;
+    /// `dictionary[key] = value` for a String key, given as its text (after the engine's
+    /// BOM and NUL rules, borrowed from the input): a builder may make the String of a key
+    /// text it has seen before only once. Only for keys the decoder hands over unchecked
+    /// (untyped dictionaries, or builders that do not check elements).
+    fn insert_text_key(
+        &mut self,
+        dictionary: &mut Self::Dictionary,
+        key: &str,
+        value: Self::Value,
+    ) -> Result<(), Self::Error> {
+        let key = self.string(key)?;
+        self.insert(dictionary, key, value)
+    }
     /// The finished Dictionary (`key_type` and `value_type` are the ones it began with).
     fn end_dictionary(
         &mut self,
@@ -557,7 +570,21 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
+        // A key that `element` would hand over as it is, when it is a plain String, goes to
+        // the builder as its text (see `Build::insert_text_key`).
+        let string_header = self
+            .generation
+            .wire_id(VariantType::String)
+            .filter(|_| key_type == ContainerType::Untyped || !B::CHECKS_ELEMENTS)
+            .filter(|_| depth < self.opts.max_depth);
         for _ in 0..count {
+            if string_header.is_some() && self.r.peek_u32() == string_header {
+                self.r.skip_unchecked(4);
+                let key = self.text()?;
+                let value = self.value(depth + 1)?;
+                self.b.insert_text_key(&mut dictionary, key, value)?;
+                continue;
+            }
             // `dict[key] = value`: the key is checked against the key type (converted or the
             // entry dropped), the value is stored as it is.
             let key = self.element(&key_type, depth + 1)?;
