@@ -329,10 +329,14 @@ func test_repeated_dictionary_keys() -> void:
 	for value in [record, reversed, nested, typed]:
 		var bytes := var_to_bytes(value)
 		assert_same(codec.decode(bytes), bytes_to_var(bytes), "keys of %d entries" % value.size())
-	var packets := codec.encode_batch([record, reversed, typed, record, {"abc": 1, "abd": 2}])
+	var values := [record, reversed, typed, record, {"abc": 1, "abd": 2}]
+	var packets := codec.encode_batch(values)
 	var decoded := codec.decode_batch(packets)
+	var streamed := codec.decode_stream(codec.encode_stream(values))
+	assert_eq(streamed.size(), values.size(), "values of the stream")
 	for i in packets.size():
 		assert_same(decoded[i], bytes_to_var(packets[i]), "batch packet %d" % i)
+		assert_same(streamed[i], bytes_to_var(packets[i]), "stream value %d" % i)
 
 	# Key texts that end at a NUL: "ab" three times (the last value stays), and keys that
 	# differ after the NUL only.

@@ -30,7 +30,7 @@ use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder, Precision, MAX_
 use crate::batch;
 use crate::failure::Failure;
 use crate::raw::ffi;
-use crate::read::{decode_variant, ReadErrorKind};
+use crate::read::{decode_variant, ReadErrorKind, VariantBuilder};
 use crate::write::{self, encode_packed, VariantWriter, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
@@ -315,6 +315,7 @@ impl FastVariantCodec {
                 let data = bytes.as_slice();
                 let opts = codec.decode_options();
                 let mut values = Vec::new();
+                let mut builder = VariantBuilder::new();
                 let mut offset = 0;
                 while offset < data.len() {
                     let index = values.len();
@@ -326,12 +327,12 @@ impl FastVariantCodec {
                         })
                     };
                     let frame = frame_at(data, offset).map_err(frame_error)?;
-                    let (value, _) = decode_variant(frame.body, frame.body_offset, &opts).map_err(
-                        |e| match e.into_kind() {
+                    let (value, _) = builder
+                        .decode(frame.body, frame.body_offset, &opts)
+                        .map_err(|e| match e.into_kind() {
                             ReadErrorKind::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
                             ReadErrorKind::Value(e) => Failure::from(e).of_element(index),
-                        },
-                    )?;
+                        })?;
                     values.push(value);
                     offset += frame.len;
                 }

@@ -136,19 +136,21 @@ impl KeyCache {
             self.slots.resize_with(KEY_SLOTS, || None);
         }
         let home = slot_of(words, len);
-        let mut at = home;
-        for probe in 0..KEY_PROBES {
-            at = (home + probe) % KEY_SLOTS;
+        let mut free = None;
+        for at in (0..KEY_PROBES).map(|probe| (home + probe) % KEY_SLOTS) {
             match &self.slots[at] {
                 Some(cached) if cached.len == len && cached.words == words => {
                     return Some(&self.slots[at].as_ref()?.key);
                 }
+                Some(_) => {}
                 // Nothing is ever removed: the text is in none of the slots after a free one.
-                None => break,
-                Some(_) => at = home,
+                None => {
+                    free = Some(at);
+                    break;
+                }
             }
         }
-        let slot = &mut self.slots[at];
+        let slot = &mut self.slots[free.unwrap_or(home)];
         *slot = Some(CachedKey {
             words,
             len,
