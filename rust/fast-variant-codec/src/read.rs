@@ -112,11 +112,14 @@ const KEY_PROBES: usize = 4;
 /// counting, and sharing it cannot be seen from a script). Arrays of records and batches of
 /// similar messages repeat a few keys: each repeat costs no allocation or copy.
 ///
-/// A short key takes the first free slot of the few its text hashes to, else replaces the
-/// first of them; longer keys are made every time. The slots are made with the first key.
+/// Keys are kept from the second dictionary on: one dictionary's keys are all different,
+/// and keeping them would only cost (a single small value decoded per call, one large
+/// dictionary). A short key takes the first free slot of the few its text hashes to, else
+/// replaces the first of them; longer keys are made every time.
 #[derive(Default)]
 struct KeyCache {
     slots: Vec<Option<CachedKey>>,
+    dictionaries: usize,
 }
 
 struct CachedKey {
@@ -127,9 +130,17 @@ struct CachedKey {
 }
 
 impl KeyCache {
-    /// The String Variant of the key `text`, made by `ffi` the first time.
+    fn dictionary_begun(&mut self) {
+        self.dictionaries = self.dictionaries.saturating_add(1);
+    }
+
+    /// The String Variant of the key `text`, made by `ffi` the first time; `None` when it
+    /// is not kept.
     #[inline]
     fn get(&mut self, ffi: &Ffi, text: &str) -> Option<&Variant> {
+        if self.dictionaries < 2 {
+            return None;
+        }
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
         if self.slots.is_empty() {
@@ -371,6 +382,7 @@ impl Build for VariantBuilder {
         value_type: &ContainerType,
         _capacity: usize,
     ) -> Result<DictionaryFill, ReadError> {
+        self.keys.dictionary_begun();
         let typed = *key_type != ContainerType::Untyped || *value_type != ContainerType::Untyped;
         let dictionary = if typed {
             typed_dictionary(&element_spec(key_type)?, &element_spec(value_type)?)
