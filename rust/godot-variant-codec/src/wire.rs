@@ -198,6 +198,14 @@ impl<'a> Reader<'a> {
         Some(<u32 as Plain>::from_le(bytes))
     }
 
+    /// The next `N` bytes without moving the cursor, if there are that many.
+    #[inline(always)]
+    pub(crate) fn peek<const N: usize>(&self) -> Option<&'a [u8; N]> {
+        // As in `try_take`: an end that wrapped around lies before the cursor.
+        let bytes = self.input.get(self.pos..self.pos.wrapping_add(N))?;
+        bytes.try_into().ok()
+    }
+
     /// `count` plain values, after the caller checked they fit in the input.
     pub fn read_plain_vec<T: Plain>(
         &mut self,
@@ -555,20 +563,18 @@ fn short_word(bytes: &[u8]) -> u64 {
 }
 
 /// [`text_until_nul`] of `padded[start..end]`, where `padded` holds a string's bytes and
-/// then their padding (a multiple of 4 bytes in all, `end` among the last 4). Most strings
-/// (keys, names) fit in 8 bytes: those are one word, read with the padding, which is then
-/// masked off.
+/// then their padding (a multiple of 4 bytes in all, `end` among the last 4), or is 8 bytes
+/// that begin with a string of at most 8. Most strings (keys, names) fit in 8 bytes: those
+/// are one word, read with what follows them, which is then masked off.
 #[inline(always)]
 pub(crate) fn padded_text(padded: &[u8], start: usize, end: usize) -> Option<&str> {
-    // The word, and a mask of its bytes before `end` (1 to 4 of 4, 5 to 8 of 8).
-    let (word, in_string) = match padded.len() {
-        4 => (
-            u64::from(<u32 as Plain>::from_le(padded)),
-            (1u64 << (8 * end)) - 1,
-        ),
-        8 => (<u64 as Plain>::from_le(padded), u64::MAX >> (64 - 8 * end)),
+    let word = match padded.len() {
+        4 => u64::from(<u32 as Plain>::from_le(padded)),
+        8 => <u64 as Plain>::from_le(padded),
         _ => return text_until_nul(&padded[start..end]),
     };
+    // The word's bytes before `end` (0 to 8 of them).
+    let in_string = u64::MAX.checked_shr(64 - 8 * end as u32).unwrap_or(0);
     let mut high_bits = 0;
     let in_text = in_string >> (8 * start);
     let text_len = scan_word(word >> (8 * start), in_text, &mut high_bits).unwrap_or(end - start);
@@ -673,6 +679,13 @@ mod tests {
                         let expected = reference(&bytes[start..]);
                         let text = padded_text(&padded, start, len);
                         assert_eq!(text, expected, "{padded:?} from {start}");
+                        if len <= 8 {
+                            // The 8 bytes from the string's start, whatever follows it.
+                            let mut word = bytes.clone();
+                            word.resize(8, pad);
+                            let text = padded_text(&word, start, len);
+                            assert_eq!(text, expected, "{word:?} from {start}");
+                        }
                     }
                 }
             }

@@ -1064,6 +1064,42 @@ proptest! {
     }
 
     #[test]
+    fn strings_read_like_the_decoder_reads_them(
+        length in 0u32..20,
+        text in prop::collection::vec(prop::sample::select(vec![0u8, b'a', 0x80, 0xC3, 0xA9, 0xEF, 0xBB, 0xBF]), 0..28),
+        flags in prop::sample::select(vec![0u32, 1 << 16, 0xFF00]),
+    ) {
+        // A String value's header, length word and bytes (often fewer or more than the
+        // length says, with whatever follows), read as a `&str` and as a map's key.
+        let mut bytes = (4 | flags).to_le_bytes().to_vec();
+        bytes.extend(length.to_le_bytes());
+        bytes.extend(&text);
+        let decoded = decode(&bytes, &DEFAULT);
+        let ours = from_slice::<&str>(&bytes, &DEFAULT);
+        match (&decoded, ours) {
+            (Ok((Value::String(expected), used)), Ok((text, ours_used))) => {
+                prop_assert_eq!((text, ours_used), (expected.as_str(), *used));
+            }
+            (Err(expected), Err(e)) => prop_assert_eq!(e.kind(), &ErrorKind::Decode(expected.clone())),
+            (expected, ours) => prop_assert!(false, "serde {:?}, decoder {:?}", ours, expected),
+        }
+        // As the key of a one-entry Dictionary, its value whatever follows.
+        let mut entry = 27u32.to_le_bytes().to_vec();
+        entry.extend(1u32.to_le_bytes());
+        entry.extend(&bytes);
+        let as_key = from_slice::<BTreeMap<&str, de::IgnoredAny>>(&entry, &DEFAULT);
+        match (decode(&entry, &DEFAULT), as_key) {
+            (Ok((Value::Dictionary(d), used)), Ok((map, ours_used))) => {
+                let expected: Vec<_> = d.entries.iter().map(|(k, _)| k.clone()).collect();
+                let keys: Vec<_> = map.keys().map(|&k| s(k)).collect();
+                prop_assert_eq!((keys, ours_used), (expected, used));
+            }
+            (Err(expected), Err(e)) => prop_assert_eq!(e.kind(), &ErrorKind::Decode(expected)),
+            (expected, ours) => prop_assert!(false, "serde {:?}, decoder {:?}", ours.map(|(_, n)| n), expected.map(|(_, n)| n)),
+        }
+    }
+
+    #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256), allow_objects in any::<bool>()) {
         let opts = DecodeOptions { allow_objects, ..DEFAULT };
         match (from_slice::<Any>(&bytes, &opts), decode(&bytes, &opts)) {

@@ -16,8 +16,8 @@ use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
     check_script_value, read_container_count, read_float, read_header, read_int, read_node_path,
-    read_packed, read_packed_strings_count, read_text, read_typed_container, reserve, Decoder,
-    Packed,
+    read_packed, read_packed_strings_count, read_short_string, read_text, read_typed_container,
+    reserve, Decoder, Packed,
 };
 use crate::encode::SCRIPT_PROPERTY;
 use crate::error::DecodeErrorKind as Kind;
@@ -122,6 +122,14 @@ impl<'de> Deserializer<'de> {
     /// A String, for a visitor of strings or identifiers.
     #[inline(always)]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if self.depth <= self.opts.max_depth {
+            let at = self.r.consumed();
+            if let Some(raw) = read_short_string(&mut self.r) {
+                return visitor
+                    .visit_borrowed_str(raw.text()?)
+                    .map_err(|e: Error| e.located(at));
+            }
+        }
         self.expecting(VariantType::String, Hint::Any, visitor, |de, _, visitor| {
             visitor.visit_borrowed_str(read_text(&mut de.r)?)
         })
