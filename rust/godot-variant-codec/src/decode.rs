@@ -696,14 +696,16 @@ pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, Decod
     })
 }
 
-/// A String value (header and text) whose text is at most 8 bytes, when the next 16 bytes
-/// hold its header, length word and text: read with one range check, the text's word
-/// being the 8 bytes after the length word. `None`, and nothing read, otherwise.
+/// A String value (header and text) whose text is one word (at most 8 bytes) with a
+/// `CHUNK` of 16, two words (9 to 16 bytes) with a `CHUNK` of 24, when the next `CHUNK`
+/// bytes hold its header, length word and those words: read with one range check, the
+/// words being the bytes after the length word. `None`, and nothing read, otherwise.
 #[inline(always)]
-pub(crate) fn read_short_string<'a>(r: &mut Reader<'a>) -> Option<RawText<'a>> {
-    let chunk = r.peek::<16>()?;
+pub(crate) fn read_short_string<'a, const CHUNK: usize>(r: &mut Reader<'a>) -> Option<RawText<'a>> {
+    let chunk = r.peek::<CHUNK>()?;
     let [header, length] = <[u32; 2] as Plain>::from_le(chunk);
-    if header & TYPE_MASK != VariantType::String.id() || length > 8 {
+    let words = (length as usize).div_ceil(8).max(1);
+    if header & TYPE_MASK != VariantType::String.id() || words * 8 != CHUNK - 8 {
         return None;
     }
     let offset = r.offset() + 4;
@@ -716,9 +718,9 @@ pub(crate) fn read_short_string<'a>(r: &mut Reader<'a>) -> Option<RawText<'a>> {
 }
 
 /// A text as the input holds it, before its rules are applied: its bytes with their
-/// padding (short texts are read a word at a time, padding included; one of at most 8 bytes
-/// may come as the 8 bytes from its start), their length, and the offset of its length
-/// word, where an error in it is reported.
+/// padding (short texts are read a word at a time, padding included; one of at most 8
+/// (16) bytes may come as the 8 (16) bytes from its start), their length, and the offset
+/// of its length word, where an error in it is reported.
 #[derive(Debug, Clone, Copy)]
 pub struct RawText<'a> {
     padded_bytes: &'a [u8],

@@ -563,22 +563,46 @@ fn short_word(bytes: &[u8]) -> u64 {
 }
 
 /// [`text_until_nul`] of `padded[start..end]`, where `padded` holds a string's bytes and
-/// then their padding (a multiple of 4 bytes in all, `end` among the last 4), or is 8 bytes
-/// that begin with a string of at most 8. Most strings (keys, names) fit in 8 bytes: those
-/// are one word, read with what follows them, which is then masked off.
+/// then their padding (a multiple of 4 bytes in all, `end` among the last 4), or is 8 (16)
+/// bytes that begin with a string of at most 8 (9 to 16). Most strings (keys, names) fit
+/// in 16 bytes: those are one word, or two as in `text_until_nul` (the second being the
+/// last 8 bytes), read with what follows them, which is then masked off.
 #[inline(always)]
 pub(crate) fn padded_text(padded: &[u8], start: usize, end: usize) -> Option<&str> {
-    let word = match padded.len() {
-        4 => u64::from(<u32 as Plain>::from_le(padded)),
-        8 => <u64 as Plain>::from_le(padded),
+    let mut high_bits = 0;
+    let text_len = match padded.len() {
+        4 | 8 => {
+            let word = match padded.len() {
+                4 => u64::from(<u32 as Plain>::from_le(padded)),
+                _ => <u64 as Plain>::from_le(padded),
+            };
+            let in_text = bytes_below(end) >> (8 * start);
+            scan_word(word >> (8 * start), in_text, &mut high_bits).unwrap_or(end - start)
+        }
+        12 | 16 => {
+            // `end` is past the first word: all of its bytes from `start` are the string's.
+            let first = <u64 as Plain>::from_le(padded) >> (8 * start);
+            let last_at = padded.len() - 8;
+            let last = <u64 as Plain>::from_le(&padded[last_at..]);
+            let in_last = end - last_at;
+            match scan_word(first, u64::MAX >> (8 * start), &mut high_bits) {
+                Some(k) => k,
+                None => {
+                    let k =
+                        scan_word(last, bytes_below(in_last), &mut high_bits).unwrap_or(in_last);
+                    last_at + k - start
+                }
+            }
+        }
         _ => return text_until_nul(&padded[start..end]),
     };
-    // The word's bytes before `end` (0 to 8 of them).
-    let in_string = u64::MAX.checked_shr(64 - 8 * end as u32).unwrap_or(0);
-    let mut high_bits = 0;
-    let in_text = in_string >> (8 * start);
-    let text_len = scan_word(word >> (8 * start), in_text, &mut high_bits).unwrap_or(end - start);
     checked_text(&padded[start..][..text_len], high_bits)
+}
+
+/// A mask of the low `n` bytes of a word (`n` up to 8).
+#[inline(always)]
+fn bytes_below(n: usize) -> u64 {
+    u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0)
 }
 
 const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
@@ -679,12 +703,12 @@ mod tests {
                         let expected = reference(&bytes[start..]);
                         let text = padded_text(&padded, start, len);
                         assert_eq!(text, expected, "{padded:?} from {start}");
-                        if len <= 8 {
-                            // The 8 bytes from the string's start, whatever follows it.
-                            let mut word = bytes.clone();
-                            word.resize(8, pad);
-                            let text = padded_text(&word, start, len);
-                            assert_eq!(text, expected, "{word:?} from {start}");
+                        if len <= 16 {
+                            // The 8 (16) bytes from the string's start, whatever follows it.
+                            let mut words = bytes.clone();
+                            words.resize(if len <= 8 { 8 } else { 16 }, pad);
+                            let text = padded_text(&words, start, len);
+                            assert_eq!(text, expected, "{words:?} from {start}");
                         }
                     }
                 }

@@ -123,8 +123,15 @@ impl<'de> Deserializer<'de> {
     #[inline(always)]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         if self.depth <= self.opts.max_depth {
+            // Most texts (keys, names) are one or two words: each its own call of `text`,
+            // where the number of words is a constant.
             let at = self.r.consumed();
-            if let Some(raw) = read_short_string(&mut self.r) {
+            if let Some(raw) = read_short_string::<16>(&mut self.r) {
+                return visitor
+                    .visit_borrowed_str(raw.text()?)
+                    .map_err(|e: Error| e.located(at));
+            }
+            if let Some(raw) = read_short_string::<24>(&mut self.r) {
                 return visitor
                     .visit_borrowed_str(raw.text()?)
                     .map_err(|e: Error| e.located(at));
