@@ -709,7 +709,7 @@ pub(crate) fn read_short_string<'a, const CHUNK: usize>(r: &mut Reader<'a>) -> O
         return None;
     }
     let offset = r.offset() + 4;
-    r.skip_unchecked(8 + (length as usize).next_multiple_of(4));
+    r.skip_unchecked(8 + length as usize + padding(length as usize));
     Some(RawText {
         padded_bytes: &chunk[8..],
         length,
