@@ -348,6 +348,37 @@ func test_repeated_dictionary_keys() -> void:
 	assert_same(codec.decode_batch([crafted, crafted])[1], bytes_to_var(crafted), "keys cut at a NUL, batched")
 
 
+## Dictionaries whose entries were changed after they were made (erased, added again,
+## sorted, grown past the table's first sizes, made read-only), written in the order the
+## engine keeps them: the codec walks their entries in place.
+func test_changed_dictionaries_encode_in_the_engines_order() -> void:
+	var codec := FastVariantCodec.new()
+	var changed := {}
+	for i in 1000:
+		changed["k%d" % i] = i
+	for i in range(0, 1000, 3):
+		changed.erase("k%d" % i)
+	changed.erase("k1")
+	changed.erase("k998")
+	changed["k0"] = "back"
+	changed[7.5] = [1, {"inner": 2}]
+	var sorted := {"b": 2, "c": 3, "a": 1, 10: "ten", 2: "two"}
+	sorted.sort()
+	var emptied := {"x": 1}
+	emptied.erase("x")
+	var read_only := {"ro": 1, "nested": {"ro2": 2}}
+	read_only.make_read_only()
+	var typed: Dictionary[String, int] = {"one": 1, "two": 2, "three": 3}
+	typed.erase("two")
+	typed["four"] = 4
+	var values := [changed, sorted, emptied, read_only, typed, [changed, sorted, typed]]
+	for value in values:
+		assert_eq(codec.encode(value), var_to_bytes(value), "encode of %s" % _show(value))
+	var packets := codec.encode_batch(values)
+	for i in values.size():
+		assert_eq(packets[i], var_to_bytes(values[i]), "encode_batch value %d" % i)
+
+
 ## Every prefix of every value's bytes: the same value (or null) as the engine, and when
 ## the codec fails, an error naming the byte.
 func test_cut_short_bytes_match_and_report_the_byte() -> void:

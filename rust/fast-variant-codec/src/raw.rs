@@ -37,6 +37,14 @@ const TYPES: usize = sys::GDEXTENSION_VARIANT_TYPE_VARIANT_MAX as usize;
 /// Where a Variant keeps its value, when the layout is known.
 const VALUE_OFFSET: usize = 8;
 
+/// A Dictionary's entries, when their layout is known: each is an element of the engine's
+/// hash map, in a list in the dictionary's order, holding the next element's address, the
+/// previous one's, then the key and the value (Variants). The offsets, in bytes:
+const ENTRY_NEXT_OFFSET: usize = 0;
+const ENTRY_PREV_OFFSET: usize = 8;
+const ENTRY_KEY_OFFSET: usize = 16;
+const ENTRY_VALUE_OFFSET: usize = 40;
+
 /// The interface functions the walks call, fetched once.
 pub struct Ffi {
     get_type: sys::GDExtensionInterfaceVariantGetType,
@@ -61,6 +69,8 @@ pub struct Ffi {
     bytes_index: sys::GDExtensionInterfacePackedByteArrayOperatorIndex,
     /// The probe's verdict: Variants are laid out as described in the module docs.
     layout: bool,
+    /// The probe's verdict: a Dictionary's entries are laid out as `ENTRY_*` say.
+    entry_layout: bool,
     /// Strings made directly, when the engine's buffers are laid out as `cow` expects.
     buffers: Option<&'static Buffers>,
 }
@@ -125,9 +135,11 @@ pub fn ffi() -> &'static Ffi {
             ),
             bytes_index: interface.packed_byte_array_operator_index,
             layout: false,
+            entry_layout: false,
             buffers: crate::cow::buffers(),
         };
         ffi.layout = ffi.probe_layout();
+        ffi.entry_layout = ffi.layout && ffi.probe_entry_layout();
         ffi
     })
 }
@@ -288,6 +300,53 @@ impl Ffi {
             })
             // The probe's own values made the raw way equal the engine's.
             && value_words(&int.to_variant()) == [int as u64, 0]
+    }
+
+    /// Checks the entries' layout (`ENTRY_*`) on a dictionary of three int entries: where
+    /// the engine's lookup finds each value, its key is just before it, and the elements
+    /// link to each other in the order the entries were made. Only compares addresses (it
+    /// follows none it read), reading the elements' words (or, were the layout different,
+    /// the bytes just before an allocation, which `malloc` headers occupy).
+    fn probe_entry_layout(&self) -> bool {
+        let keys = [0x1111_i64, 0x2222, 0x3333];
+        let value_of = |key: i64| key * 7 + 1;
+        let mut dictionary = VarDictionary::new();
+        for key in keys {
+            self.set_entry(
+                &mut dictionary,
+                &key.to_variant(),
+                value_of(key).to_variant(),
+            );
+        }
+        let elements: Vec<*const u8> = keys
+            .iter()
+            .map(|key| {
+                // SAFETY: a live dictionary and key; the lookup does not change it.
+                let value = unsafe {
+                    (self.dictionary_index_const)(dictionary.sys(), key.to_variant().var_sys())
+                };
+                value
+                    .cast_const()
+                    .cast::<u8>()
+                    .wrapping_sub(ENTRY_VALUE_OFFSET)
+            })
+            .collect();
+        let int = VariantType::INT.sys() as u64;
+        elements.iter().enumerate().all(|(i, &element)| {
+            // SAFETY: reads of heap memory at and just before the engine's allocations.
+            let word = |offset: usize| unsafe {
+                element.wrapping_add(offset).cast::<u64>().read_unaligned()
+            };
+            let next = elements.get(i + 1).map_or(0, |&e| e as u64);
+            let prev = i.checked_sub(1).map_or(0, |p| elements[p] as u64);
+            element.wrapping_add(ENTRY_VALUE_OFFSET) as usize > ENTRY_VALUE_OFFSET
+                && word(ENTRY_NEXT_OFFSET) == next
+                && word(ENTRY_PREV_OFFSET) == prev
+                && word(ENTRY_KEY_OFFSET) as u32 as u64 == int
+                && word(ENTRY_KEY_OFFSET + VALUE_OFFSET) == keys[i] as u64
+                && word(ENTRY_VALUE_OFFSET) as u32 as u64 == int
+                && word(ENTRY_VALUE_OFFSET + VALUE_OFFSET) == value_of(keys[i]) as u64
+        })
     }
 
     /// The engine's type of a Variant. Unlike `Variant::get_type`, a null or freed object
@@ -538,10 +597,12 @@ impl Ffi {
     }
 
     /// Calls `f` with each entry of the Dictionary in `v` (a Variant of that type), in the
-    /// dictionary's order, by the engine's iteration: no copy of the entries, a hash lookup
-    /// per entry to find the next and its value.
+    /// dictionary's order, in place: when the entries' layout is known, the first entry is
+    /// found by the engine's iteration and lookup and the others by the list they are in;
+    /// otherwise the engine's iteration finds each (a hash lookup per entry for the next,
+    /// and one for its value).
     ///
-    /// The dictionary must not change meanwhile (iteration would stop short).
+    /// The dictionary must not change meanwhile (no script may run in `f`).
     pub fn for_each_entry<E>(
         &self,
         v: &Variant,
@@ -549,12 +610,29 @@ impl Ffi {
     ) -> Result<(), E> {
         // SAFETY: `v` is a live Dictionary. `iter_init` constructs the iterator (the key)
         // in place over the nil; `iter_next` replaces it with the next key; the value is
-        // found by key, in place.
+        // found by key, in place. The list's elements live as long as the unchanged
+        // dictionary, and the last one's next address is null.
         unsafe {
             let dictionary = self.internal(v, VariantType::DICTIONARY);
             let mut key = Variant::nil();
             let mut valid = 0u8;
             let mut more = (self.iter_init)(v.var_sys(), key.var_sys_mut().cast(), &mut valid) != 0;
+            if more && self.entry_layout {
+                let value = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
+                self.drop_variant(key);
+                let mut element = value
+                    .cast_const()
+                    .cast::<u8>()
+                    .wrapping_sub(ENTRY_VALUE_OFFSET);
+                while !value.is_null() && !element.is_null() {
+                    f(
+                        &*element.add(ENTRY_KEY_OFFSET).cast::<Variant>(),
+                        &*element.add(ENTRY_VALUE_OFFSET).cast::<Variant>(),
+                    )?;
+                    element = element.add(ENTRY_NEXT_OFFSET).cast::<*const u8>().read();
+                }
+                return Ok(());
+            }
             while more {
                 let value = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
                 if !value.is_null() {
