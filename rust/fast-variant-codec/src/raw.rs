@@ -4,16 +4,18 @@
 //!
 //! gdext's safe API converts (copies, with reference counting, through a call into the
 //! engine) at every step, and walks a Dictionary with three hash lookups per entry. Here an
-//! Array element costs one call, a Dictionary entry two (the engine's own iteration and
-//! lookup), and nothing is copied.
+//! Array element costs one call, a Dictionary entry none (the engine's list of entries,
+//! followed in place) or two (the engine's own iteration and lookup), and nothing is
+//! copied.
 //!
 //! Two levels:
 //! - the GDExtension interface (functions that read a value in place, construct a String
 //!   in place, …), always available;
-//! - the Variant's memory layout: the type as a 32-bit word at offset 0 and the value (or
-//!   the object holding it) at offset 8, the layout the engine has had since 4.0 and that
-//!   its C# glue relies on. It is used only after a probe at start-up has checked it
-//!   against the engine's own functions on sample values; if the probe fails, everything
+//! - memory layouts: a Variant's (the type as a 32-bit word at offset 0 and the value, or
+//!   the object holding it, at offset 8, the layout the engine has had since 4.0 and that
+//!   its C# glue relies on) and a Dictionary's entries' (elements of a list, each holding
+//!   its key and value). Each is used only after a probe at start-up has checked it
+//!   against the engine's own functions on sample values; if a probe fails, what it covers
 //!   goes through the interface.
 //!
 //! Everything runs on the calling thread, on values the caller holds for the duration.

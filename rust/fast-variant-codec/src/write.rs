@@ -355,9 +355,8 @@ impl<S: Sink> VariantWriter<S> {
             (ContainerType::Untyped, ContainerType::Untyped)
         };
         if !self.mode.full_objects {
-            // In place, by the engine's iteration: a hash lookup per entry for the next key
-            // and one for its value, no copies. No script runs meanwhile (none does without
-            // full objects), so the dictionary cannot change under the walk.
+            // In place (see `for_each_entry`), no copies. No script runs meanwhile (none
+            // does without full objects), so the dictionary cannot change under the walk.
             // SAFETY: `at` is the Dictionary inside `v`.
             let len = unsafe { ffi.dictionary_size(at) };
             self.enc.begin_dictionary(&key_type, &value_type, len)?;
