@@ -341,7 +341,8 @@ impl Ffi {
             };
             let next = elements.get(i + 1).map_or(0, |&e| e as u64);
             let prev = i.checked_sub(1).map_or(0, |p| elements[p] as u64);
-            element.wrapping_add(ENTRY_VALUE_OFFSET) as usize > ENTRY_VALUE_OFFSET
+            // The lookup found the value (nothing is read otherwise).
+            !element.wrapping_add(ENTRY_VALUE_OFFSET).is_null()
                 && word(ENTRY_NEXT_OFFSET) == next
                 && word(ENTRY_PREV_OFFSET) == prev
                 && word(ENTRY_KEY_OFFSET) as u32 as u64 == int
@@ -620,13 +621,14 @@ impl Ffi {
             let mut valid = 0u8;
             let mut more = (self.iter_init)(v.var_sys(), key.var_sys_mut().cast(), &mut valid) != 0;
             if more && self.entry_layout {
-                let value = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
+                let first = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
                 self.drop_variant(key);
-                let mut element = value
-                    .cast_const()
-                    .cast::<u8>()
-                    .wrapping_sub(ENTRY_VALUE_OFFSET);
-                while !value.is_null() && !element.is_null() {
+                let mut element = if first.is_null() {
+                    std::ptr::null()
+                } else {
+                    first.cast_const().cast::<u8>().sub(ENTRY_VALUE_OFFSET)
+                };
+                while !element.is_null() {
                     f(
                         &*element.add(ENTRY_KEY_OFFSET).cast::<Variant>(),
                         &*element.add(ENTRY_VALUE_OFFSET).cast::<Variant>(),
