@@ -17,6 +17,7 @@ use godot::builtin::{
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
 use godot::sys::GodotFfi;
+use godot_variant_codec::wire::short_word;
 use godot_variant_codec::{
     decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed, RawText, Reals, Value,
     VariantType as WireType,
@@ -172,24 +173,17 @@ impl KeyCache {
 }
 
 /// A text of up to [`SHORT_KEY`] bytes as two words that, with its length, tell it apart
-/// from any other: its first and last 8 bytes (overlapping when shorter than 16), its
-/// first and last 4, or its first, middle and last byte. Read straight from the text, not
-/// copied into a padded buffer first (which would stall reading it back as words).
+/// from any other: the text itself when shorter than 8 bytes, else its first and last 8
+/// bytes (overlapping when shorter than 16). Read straight from the text, not copied into
+/// a padded buffer first (which would stall reading it back as words).
 #[inline]
 fn short_key_words(text: &[u8]) -> Option<[u64; 2]> {
     let word = |at: usize| u64::from_le_bytes(text[at..at + 8].try_into().unwrap());
-    let half = |at: usize| u64::from(u32::from_le_bytes(text[at..at + 4].try_into().unwrap()));
-    let len = text.len();
-    Some(match len {
-        0 => [0, 0],
-        1..4 => [
-            u64::from(text[0]) | u64::from(text[len / 2]) << 8 | u64::from(text[len - 1]) << 16,
-            0,
-        ],
-        4..8 => [half(0) | half(len - 4) << 32, 0],
-        8..=SHORT_KEY => [word(0), word(len - 8)],
-        _ => return None,
-    })
+    match text.len() {
+        0..8 => Some([short_word(text), 0]),
+        len @ 8..=SHORT_KEY => Some([word(0), word(len - 8)]),
+        _ => None,
+    }
 }
 
 /// The slot a key hashes to (two multiplicative mixes of its words).

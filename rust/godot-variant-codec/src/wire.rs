@@ -545,7 +545,7 @@ pub fn text_until_nul(bytes: &[u8]) -> Option<&str> {
 /// Fewer than 8 bytes as the low bytes of a little-endian word (zero above), from at most
 /// three loads: two overlapping 4-byte loads, or the first, middle and last byte.
 #[inline(always)]
-fn short_word(bytes: &[u8]) -> u64 {
+pub fn short_word(bytes: &[u8]) -> u64 {
     let n = bytes.len();
     match n {
         0 => 0,

@@ -124,7 +124,8 @@ impl<'de> Deserializer<'de> {
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         if self.depth <= self.opts.max_depth {
             // Most texts (keys, names) are one or two words: each its own call of `text`,
-            // where the number of words is a constant.
+            // where the number of words is a constant. (Written twice on purpose: one
+            // closure for both costs about 200 instructions a message, callgrind.)
             let at = self.r.consumed();
             if let Some(raw) = read_short_string::<16>(&mut self.r) {
                 return visitor
