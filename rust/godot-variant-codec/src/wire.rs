@@ -53,6 +53,12 @@ impl<T: Plain, const N: usize> Plain for [T; N] {
     }
     #[inline]
     fn put_le(self, out: &mut Vec<u8>) {
+        // One capacity check and one copy for all N: element by element, each push
+        // reloads the Vec's length after the store before it (a Projection's 16 floats
+        // took longer than the engine's whole encode of one).
+        #[cfg(target_endian = "little")]
+        out.extend_from_slice(memory_of(std::slice::from_ref(&self)));
+        #[cfg(not(target_endian = "little"))]
         for x in self {
             x.put_le(out);
         }
@@ -138,6 +144,12 @@ impl<'a> Reader<'a> {
     /// Absolute offset of the cursor, for error reports.
     pub fn offset(&self) -> usize {
         self.base + self.pos
+    }
+
+    /// The input's bytes from `start` (a position this reader had) to the cursor.
+    pub fn bytes_since(&self, start: usize) -> &'a [u8] {
+        let end = self.pos.min(self.input.len());
+        &self.input[start.min(end)..end]
     }
 
     pub fn remaining(&self) -> usize {
