@@ -160,23 +160,37 @@ impl Buffers {
         data
     }
 
-    /// A new String of ASCII `text` (no NUL in it), as the engine's Latin-1 constructor
-    /// makes it: no buffer when empty, else the characters and a NUL.
-    pub fn ascii_string(&self, text: &[u8]) -> Option<GString> {
+    /// A new String of the characters of `text` (no NUL in it), as the engine's
+    /// constructors make one: no buffer when empty, else the characters and a NUL. A `str`
+    /// is valid UTF-8 already, so it is decoded in one pass (the engine's UTF-8 constructor
+    /// checks it again first, and would take a leading U+FEFF for a byte order mark).
+    pub fn string(&self, text: &str) -> Option<GString> {
         if text.is_empty() {
             return Some(GString::new());
         }
-        let data = self.allocate::<u32>(text.len() + 1);
+        let ascii = text.is_ascii();
+        let len = if ascii {
+            text.len()
+        } else {
+            text.chars().count()
+        };
+        let data = self.allocate::<u32>(len + 1);
         if data.is_null() {
             return None;
         }
-        // SAFETY: the buffer holds `text.len() + 1` characters, all written here; the String
+        // SAFETY: the buffer holds `len + 1` characters, all written here; the String
         // takes its one reference.
         unsafe {
-            for (i, &b) in text.iter().enumerate() {
-                data.add(i).write(u32::from(b));
+            if ascii {
+                for (i, &b) in text.as_bytes().iter().enumerate() {
+                    data.add(i).write(u32::from(b));
+                }
+            } else {
+                for (i, c) in text.chars().enumerate() {
+                    data.add(i).write(u32::from(c));
+                }
             }
-            data.add(text.len()).write(0);
+            data.add(len).write(0);
             Some(GString::new_with_uninit(|dest| {
                 dest.cast::<*mut u32>().write(data)
             }))

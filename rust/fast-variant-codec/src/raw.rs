@@ -664,10 +664,10 @@ impl Ffi {
     }
 
     /// Makes the String `text` in `slot`, which holds an empty String (owning nothing) or
-    /// nothing yet, as the engine's UTF-8 parser makes it. `text` is decoded text, which
-    /// holds no NUL (it ends at the first). ASCII, the usual case, is widened here into a
-    /// buffer made directly (see [`cow`](crate::cow)) when the engine's layout is known,
-    /// else made by the simpler Latin-1 constructor: the same String either way.
+    /// nothing yet, holding exactly the characters of `text` (decoded text, which holds no
+    /// NUL: it ends at the first). When the engine's layout is known its characters are
+    /// written into a buffer made directly (see [`cow`](crate::cow)); else the engine's
+    /// constructors make it (Latin-1 for ASCII, the simpler one): the same String either way.
     ///
     /// # Safety
     /// `slot` must point to an empty String or to memory for one (overwritten, not dropped).
@@ -676,11 +676,7 @@ impl Ffi {
         debug_assert!(!text.contains('\0'), "decoded text ends at its first NUL");
         let dest = slot.cast();
         unsafe {
-            if let Some(s) = self
-                .buffers
-                .filter(|_| text.is_ascii())
-                .and_then(|buffers| buffers.ascii_string(text.as_bytes()))
-            {
+            if let Some(s) = self.buffers.and_then(|buffers| buffers.string(text)) {
                 slot.write(s);
             } else if crate::text::starts_with_bom(text) {
                 slot.write(crate::text::gstring(text));
@@ -708,6 +704,18 @@ impl Ffi {
     unsafe fn from_words(t: VariantType, value: [u64; 2]) -> Variant {
         let words: Words = [t.sys() as u32 as u64, value[0], value[1]];
         unsafe { std::mem::transmute::<Words, Variant>(words) }
+    }
+
+    /// A nil Variant, made in place (gdext's `Variant::nil` is a call into the engine,
+    /// which made Arrays of nils decode slower than the engine's own decoder).
+    #[inline]
+    pub fn nil(&self) -> Variant {
+        if self.layout {
+            // SAFETY: the layout is known; a nil holds nothing.
+            unsafe { Self::from_words(VariantType::NIL, [0, 0]) }
+        } else {
+            Variant::nil()
+        }
     }
 
     #[inline]
