@@ -329,14 +329,7 @@ func test_repeated_dictionary_keys() -> void:
 	for value in [record, reversed, nested, typed]:
 		var bytes := var_to_bytes(value)
 		assert_same(codec.decode(bytes), bytes_to_var(bytes), "keys of %d entries" % value.size())
-	var values := [record, reversed, typed, record, {"abc": 1, "abd": 2}]
-	var packets := codec.encode_batch(values)
-	var decoded := codec.decode_batch(packets)
-	var streamed := codec.decode_stream(codec.encode_stream(values))
-	assert_eq(streamed.size(), values.size(), "values of the stream")
-	for i in packets.size():
-		assert_same(decoded[i], bytes_to_var(packets[i]), "batch packet %d" % i)
-		assert_same(streamed[i], bytes_to_var(packets[i]), "stream value %d" % i)
+	assert_batches_decode_like_the_engine(codec, [record, reversed, typed, record, {"abc": 1, "abd": 2}])
 
 	# Key texts that end at a NUL: "ab" three times (the last value stays), and keys that
 	# differ after the NUL only.
@@ -346,6 +339,50 @@ func test_repeated_dictionary_keys() -> void:
 	crafted += u32s([TYPE_STRING]) + wire_text("abc") + u32s([TYPE_INT, 4])
 	assert_same(codec.decode(crafted), bytes_to_var(crafted), "keys cut at a NUL")
 	assert_same(codec.decode_batch([crafted, crafted])[1], bytes_to_var(crafted), "keys cut at a NUL, batched")
+
+
+## NodePaths that repeat within one call, as save games and scenes repeat the nodes they
+## refer to: the codec shares the NodePath it made for the same bytes. Paths that differ
+## in one byte, in where names end and subnames begin, or in being absolute; more distinct
+## paths than its table holds; paths too long to keep; through `decode`, `decode_batch`
+## and `decode_stream`.
+func test_repeated_node_paths() -> void:
+	var codec := FastVariantCodec.new()
+	var texts := ["", ".", "..", "../x", "a", "/a", "a/b", "a:b", "/a/b:c:d", "a/b:c", "a:b:c",
+			"日本/é:ü", BOM + "n/" + BOM + "m:" + BOM + "p", "x".repeat(300) + "/y:z", "x".repeat(300) + "/y:w"]
+	var base := "abcdefgh/ijklmnop:qrst"
+	for at in base.length():
+		texts.append(base.substr(0, at) + "Z" + base.substr(at + 1))
+	for i in 600:
+		texts.append("node_%d/child:prop" % i)
+	var paths := []
+	for text in texts:
+		paths.append(NodePath(text))
+	# Every path again, in another order, then the first ones a third time.
+	for i in texts.size():
+		paths.append(NodePath(texts[(i * 7919) % texts.size()]))
+	for i in 40:
+		paths.append(NodePath(texts[i]))
+	var bytes := var_to_bytes(paths)
+	assert_same(codec.decode(bytes), bytes_to_var(bytes), "%d NodePaths in one Array" % paths.size())
+	var typed: Array[NodePath] = []
+	typed.assign(paths)
+	var typed_bytes := var_to_bytes(typed)
+	assert_same(codec.decode(typed_bytes), bytes_to_var(typed_bytes), "Array[NodePath]")
+	assert_batches_decode_like_the_engine(codec, [{"target": paths[3], "others": paths.slice(0, 50)},
+			paths[3], paths[4], paths.slice(20, 700)])
+
+
+## `values` through `decode_batch` and `decode_stream` (one builder for all of them) give
+## what `bytes_to_var` gives for each.
+func assert_batches_decode_like_the_engine(codec: FastVariantCodec, values: Array) -> void:
+	var packets := codec.encode_batch(values)
+	var decoded := codec.decode_batch(packets)
+	var streamed := codec.decode_stream(codec.encode_stream(values))
+	assert_eq(streamed.size(), values.size(), "values of the stream")
+	for i in packets.size():
+		assert_same(decoded[i], bytes_to_var(packets[i]), "batch packet %d" % i)
+		assert_same(streamed[i], bytes_to_var(packets[i]), "stream value %d" % i)
 
 
 ## Dictionaries whose entries were changed after they were made (erased, added again,

@@ -19,15 +19,15 @@ use godot::meta::ToGodot;
 use godot::sys::GodotFfi;
 use godot_variant_codec::wire::short_word;
 use godot_variant_codec::{
-    decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed, RawText, Reals, Value,
-    VariantType as WireType,
+    decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed, RawNodePath, RawText,
+    Reals, Value, VariantType as WireType,
 };
 
 use crate::cow;
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::to_variant::{self, element_spec, ToVariantError};
-use crate::typed_containers::{typed_array, typed_dictionary};
+use crate::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 /// Why bytes could not be made into a value (see [`ReadErrorKind`]). Boxed: every call of
 /// the decoder returns it in a `Result`, which so stays little more than the Variant it
@@ -79,6 +79,7 @@ const PARALLEL_STRINGS_MIN: usize = 4096;
 pub struct VariantBuilder {
     ffi: &'static Ffi,
     keys: KeyCache,
+    node_paths: NodePathCache,
 }
 
 impl VariantBuilder {
@@ -86,6 +87,7 @@ impl VariantBuilder {
         VariantBuilder {
             ffi: ffi(),
             keys: KeyCache::default(),
+            node_paths: NodePathCache::default(),
         }
     }
 
@@ -194,16 +196,92 @@ fn slot_of([low, high]: [u64; 2], len: usize) -> usize {
     (mixed >> (64 - KEY_SLOTS.trailing_zeros())) as usize
 }
 
-/// An Array being filled. An untyped one is sized up front (to what the input can hold)
-/// and filled in place; a typed one takes each element through the engine's `push_back`,
-/// which checks it as the engine's decoder has it checked.
+/// NodePaths of up to this many encoded bytes are kept in the [`NodePathCache`].
+const SHORT_NODE_PATH: usize = 256;
+/// Slots of the [`NodePathCache`] (a power of two).
+const NODE_PATH_SLOTS: usize = 256;
+
+/// The NodePaths this builder has made, by their bytes: the same bytes again give the
+/// same NodePath, shared (the engine's NodePaths are immutable and reference counted).
+/// The binding can make a NodePath only from its text, which the engine parses again
+/// into names, or through the engine's `bytes_to_var` of its bytes: either costs more than
+/// the engine's own decoding of one. Data that holds NodePaths mostly repeats a few (the
+/// nodes a save game or a scene refers to), which this makes cheap. A path takes the
+/// first free slot of the few its bytes hash to (as in the [`KeyCache`]), else replaces
+/// the first of them.
+#[derive(Default)]
+struct NodePathCache {
+    slots: Vec<Option<(Box<[u8]>, Variant)>>,
+}
+
+impl NodePathCache {
+    /// The slots `encoded` may be in, in order.
+    fn probes(encoded: &[u8]) -> impl Iterator<Item = usize> {
+        let home = slot_of_bytes(encoded);
+        (0..KEY_PROBES).map(move |probe| (home + probe) % NODE_PATH_SLOTS)
+    }
+
+    fn get(&self, encoded: &[u8]) -> Option<&Variant> {
+        for at in Self::probes(encoded) {
+            match self.slots.get(at)? {
+                Some((bytes, path)) if **bytes == *encoded => return Some(path),
+                Some(_) => {}
+                None => return None,
+            }
+        }
+        None
+    }
+
+    fn keep(&mut self, encoded: &[u8], path: &Variant) {
+        if encoded.len() > SHORT_NODE_PATH {
+            return;
+        }
+        if self.slots.is_empty() {
+            self.slots.resize_with(NODE_PATH_SLOTS, || None);
+        }
+        let mut probes = Self::probes(encoded);
+        let home = probes.next().unwrap_or_default();
+        let at = std::iter::once(home)
+            .chain(probes)
+            .find(|&at| self.slots[at].is_none())
+            .unwrap_or(home);
+        self.slots[at] = Some((encoded.into(), path.clone()));
+    }
+}
+
+/// The [`NodePathCache`] slot of `bytes` (a multiplicative mix of their words).
+fn slot_of_bytes(bytes: &[u8]) -> usize {
+    let mixed = bytes.chunks(8).fold(bytes.len() as u64, |hash, chunk| {
+        (hash.rotate_left(5) ^ short_word(chunk)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    });
+    (mixed >> (64 - NODE_PATH_SLOTS.trailing_zeros())) as usize
+}
+
+/// An Array being filled. It is sized up front (to what the input can hold) and filled in
+/// place, except that a typed one checks its items as the engine's decoder has them
+/// checked (by `push_back`); see [`Elements`].
 pub struct ArrayFill {
     array: VarArray,
-    typed: bool,
+    elements: Elements,
     reserved: usize,
     len: usize,
 }
 
+/// What an Array's items must be to go in place.
+enum Elements {
+    /// Untyped: anything.
+    Any,
+    /// Typed with a builtin type: items of that type, which the engine's check lets
+    /// through unchanged. Anything else goes through the engine's `push_back` on the
+    /// `scratch` array of the same type, which converts it (an int into a float array) or
+    /// refuses it with the engine's error, as decoding with the engine does.
+    Builtin {
+        variant_type: VariantType,
+        scratch: Option<VarArray>,
+    },
+    /// Typed with a class or script: every item through the engine's `push_back`.
+    Checked,
+}
 /// A Dictionary being filled.
 pub struct DictionaryFill {
     dictionary: VarDictionary,
@@ -244,7 +322,7 @@ impl Build for VariantBuilder {
 
     #[inline]
     fn nil(&mut self) -> Result<Variant, ReadError> {
-        Ok(Variant::nil())
+        Ok(self.ffi.nil())
     }
 
     #[inline]
@@ -269,6 +347,17 @@ impl Build for VariantBuilder {
 
     fn string_name(&mut self, s: &str) -> Result<Variant, ReadError> {
         Ok(string_name(s).to_variant())
+    }
+
+    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Variant, ReadError> {
+        if let Some(made) = self.node_paths.get(path.encoded) {
+            return Ok(made.clone());
+        }
+        // The engine's own decoding of the same bytes (see `NodePathCache`).
+        let header = WireType::NodePath.id().to_le_bytes();
+        let made = to_variant::engine_decoded_bytes(&[&header, path.encoded].concat());
+        self.node_paths.keep(path.encoded, &made);
+        Ok(made)
     }
 
     fn packed(&mut self, p: Packed<'_>) -> Result<Variant, ReadError> {
@@ -318,21 +407,33 @@ impl Build for VariantBuilder {
         element_type: &ContainerType,
         capacity: usize,
     ) -> Result<ArrayFill, ReadError> {
-        let (mut array, typed) = match element_type {
-            ContainerType::Untyped => (VarArray::new(), false),
+        let (mut array, elements) = match element_type {
+            ContainerType::Untyped => (VarArray::new(), Elements::Any),
             typed => {
                 let spec = element_spec(typed)?;
-                (typed_array(&spec), spec.is_typed())
+                let elements = match spec.variant_type {
+                    VariantType::NIL => Elements::Any,
+                    VariantType::OBJECT => Elements::Checked,
+                    variant_type => Elements::Builtin {
+                        variant_type,
+                        scratch: None,
+                    },
+                };
+                (typed_array(&spec), elements)
             }
         };
-        let reserved = if typed { 0 } else { capacity };
+        let reserved = match elements {
+            Elements::Checked => 0,
+            _ => capacity,
+        };
         if reserved > 0 {
-            // SAFETY: a new untyped array held only here.
+            // SAFETY: a new array held only here. A typed one's new slots hold its type's
+            // default value, which `push` replaces.
             unsafe { self.ffi.array_resize(array.sys_mut(), reserved) };
         }
         Ok(ArrayFill {
             array,
-            typed,
+            elements,
             reserved,
             len: 0,
         })
@@ -340,14 +441,40 @@ impl Build for VariantBuilder {
 
     #[inline]
     fn push(&mut self, fill: &mut ArrayFill, item: Variant) -> Result<(), ReadError> {
+        let item = match &mut fill.elements {
+            Elements::Any => item,
+            Elements::Builtin { variant_type, .. } if self.ffi.type_of(&item) == *variant_type => {
+                item
+            }
+            Elements::Builtin {
+                variant_type,
+                scratch,
+            } => {
+                let scratch = scratch
+                    .get_or_insert_with(|| typed_array(&ElementSpec::builtin(*variant_type)));
+                scratch.push(&item);
+                match scratch.pop() {
+                    Some(converted) => converted,
+                    // Refused (the engine printed why): the item is dropped, as there.
+                    None => return Ok(()),
+                }
+            }
+            Elements::Checked => {
+                fill.array.push(&item);
+                fill.len += 1;
+                return Ok(());
+            }
+        };
         if fill.len < fill.reserved {
-            // SAFETY: below the size it was given, untyped and held only here.
+            // SAFETY: below the size it was given, held only here, and `item` of the
+            // array's element type if it is typed.
             unsafe {
                 self.ffi
                     .set_array_element(fill.array.sys_mut(), fill.len, item)
             };
         } else {
-            // A typed array checks (and converts) the item, as in the engine.
+            // More items than the input was thought to hold room for: never for valid
+            // input, but safe.
             fill.array.push(&item);
         }
         fill.len += 1;
@@ -363,10 +490,9 @@ impl Build for VariantBuilder {
             // SAFETY: as in `begin_array`.
             unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
         }
-        Ok(if fill.typed {
-            fill.array.to_variant()
-        } else {
-            self.ffi.array_variant(fill.array)
+        Ok(match fill.elements {
+            Elements::Any => self.ffi.array_variant(fill.array),
+            _ => fill.array.to_variant(),
         })
     }
 

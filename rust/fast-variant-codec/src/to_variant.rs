@@ -7,11 +7,11 @@
 
 use crate::text::{gstring, starts_with_bom, string_name};
 use godot::builtin::{
-    Aabb, Basis, Callable, Color, NodePath as GodotNodePath, PackedByteArray, PackedColorArray,
-    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
-    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
-    Rect2, Rect2i, Rid, Transform2D, Transform3D, Variant, VariantType, Vector2, Vector2i, Vector3,
-    Vector3i, Vector4, Vector4i,
+    Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
+    PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
+    PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion, Rect2, Rect2i, Rid,
+    Transform2D, Transform3D, Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4,
+    Vector4i,
 };
 use godot::classes::{ClassDb, EncodedObjectAsId, Object, ResourceLoader, Script};
 use godot::global::{bytes_to_var, Error};
@@ -141,7 +141,9 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         }
         .to_variant(),
         Value::StringName(s) => string_name(s).to_variant(),
-        Value::NodePath(path) => node_path(path)?,
+        // The binding can build a NodePath only from its text, which the engine parses
+        // again: slower than the engine's decoding of its parts, and not always the same.
+        Value::NodePath(_) => engine_decoded(value)?,
         Value::Rid(id) => Rid::new(*id).to_variant(),
         Value::Object(object) => self::object(object)?,
         Value::Callable => Callable::invalid().to_variant(),
@@ -269,25 +271,8 @@ fn load_script(path: &str) -> Result<Gd<Script>, ToVariantError> {
         .ok_or_else(missing)
 }
 
-/// A NodePath from its parts. The binding builds one only from its string form, which
-/// keeps the parts when none is empty or holds a separator; otherwise the engine decodes it.
-fn node_path(path: &NodePath) -> Result<Variant, ToVariantError> {
-    let separators: &[char] = &['/', ':', '\0'];
-    let plain = |part: &String| !part.is_empty() && !part.contains(separators);
-    if !(path.names.iter().all(plain) && path.subnames.iter().all(plain)) {
-        return engine_decoded(&Value::NodePath(Box::new(path.clone())));
-    }
-    let mut text = String::from(if path.absolute { "/" } else { "" });
-    text.push_str(&path.names.join("/"));
-    for subname in &path.subnames {
-        text.push(':');
-        text.push_str(subname);
-    }
-    Ok(GodotNodePath::from(&gstring(&text)).to_variant())
-}
-
 /// What the engine's own `bytes_to_var` makes of `value`, for the few values the binding
-/// cannot construct (a Signal of any object id, a null object, unusual NodePaths).
+/// cannot construct (a Signal of any object id, a null object, a NodePath).
 fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
     // The engine drops one leading U+FEFF of every text it reads: a name that starts with
     // one gets one more, which the engine takes off again.
@@ -312,7 +297,12 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
     };
     let bytes =
         encode(&guarded_value, &EncodeOptions::default()).map_err(ToVariantError::Reencode)?;
-    Ok(bytes_to_var(&PackedByteArray::from(bytes.as_slice())))
+    Ok(engine_decoded_bytes(&bytes))
+}
+
+/// What the engine's own `bytes_to_var` makes of `bytes`.
+pub fn engine_decoded_bytes(bytes: &[u8]) -> Variant {
+    bytes_to_var(&PackedByteArray::from(bytes))
 }
 
 fn basis(r: &[f32]) -> Basis {

@@ -70,6 +70,10 @@ pub trait Build {
     fn string_name(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
         self.value(Value::StringName(s.to_owned()))
     }
+    /// A NodePath, its texts checked and borrowed from the input.
+    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Self::Value, Self::Error> {
+        self.value(Value::NodePath(Box::new(path.to_node_path())))
+    }
     /// A packed array of plain elements, as the bytes of the input hold them.
     fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {
         self.value(p.to_value())
@@ -421,7 +425,10 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Vector3i => Value::Vector3i(self.r.read("Vector3i")?),
             T::Vector4i => Value::Vector4i(self.r.read("Vector4i")?),
             T::Color => Value::Color(self.r.read("Color")?),
-            T::NodePath => Value::NodePath(Box::new(self.node_path()?)),
+            T::NodePath => {
+                let path = read_raw_node_path(&mut self.r)?;
+                return self.b.node_path(path);
+            }
             T::Rid => Value::Rid(self.r.read("RID")?),
             T::Object => match self.r.read::<u64>("object id")? {
                 0 => Value::Object(Object::Null),
@@ -486,10 +493,6 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// than the remaining input could hold, whatever the count claims.
     fn capacity_for(&mut self, count: u32, min_size: usize) -> usize {
         reserve(count, min_size, self.r.remaining(), &mut self.reservable)
-    }
-
-    fn node_path(&mut self) -> Result<NodePath, DecodeError> {
-        read_node_path(&mut self.r)
     }
 
     /// A container's element (or key, value) type; untyped, the usual case, reads nothing.
@@ -810,8 +813,40 @@ pub(crate) fn reserve(
     capacity
 }
 
+/// A NodePath as the input holds it (see [`Build::node_path`]): its texts read and
+/// checked, borrowed from the input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawNodePath<'a> {
+    /// The NodePath's bytes after its header (counts, flags and texts): two NodePaths are
+    /// the same when these are.
+    pub encoded: &'a [u8],
+    pub absolute: bool,
+    /// The names, then the subnames.
+    texts: Vec<&'a str>,
+    name_count: usize,
+}
+
+impl<'a> RawNodePath<'a> {
+    pub fn names(&self) -> &[&'a str] {
+        &self.texts[..self.name_count]
+    }
+
+    pub fn subnames(&self) -> &[&'a str] {
+        &self.texts[self.name_count..]
+    }
+
+    pub fn to_node_path(&self) -> NodePath {
+        let owned = |texts: &[&str]| texts.iter().map(|&t| t.to_owned()).collect();
+        NodePath {
+            names: owned(self.names()),
+            subnames: owned(self.subnames()),
+            absolute: self.absolute,
+        }
+    }
+}
+
 /// A NodePath, in the current layout (the obsolete string form is refused).
-pub(crate) fn read_node_path(r: &mut Reader<'_>) -> Result<NodePath, DecodeError> {
+pub(crate) fn read_raw_node_path<'a>(r: &mut Reader<'a>) -> Result<RawNodePath<'a>, DecodeError> {
     let at = r.consumed();
     let first: u32 = r.read("NodePath")?;
     if first & NODE_PATH_NEW_FORMAT == 0 {
@@ -823,19 +858,18 @@ pub(crate) fn read_node_path(r: &mut Reader<'_>) -> Result<NodePath, DecodeError
         subname_count.wrapping_add(u32::from(flags & NODE_PATH_OBSOLETE_PROPERTY != 0));
     // The engine adds the counts in 32 bits; a wrapped total reads that many strings.
     let total = name_count.wrapping_add(subname_count);
-    let mut path = NodePath {
-        absolute: flags & NODE_PATH_ABSOLUTE != 0,
-        ..NodePath::default()
-    };
-    for i in 0..total {
-        let s = read_text(r)?.to_owned();
-        if i < name_count {
-            path.names.push(s);
-        } else {
-            path.subnames.push(s);
-        }
+    // Grown as the texts are read (each takes at least 4 bytes): never more than the
+    // input holds, whatever the counts say.
+    let mut texts = Vec::new();
+    for _ in 0..total {
+        texts.push(read_text(r)?);
     }
-    Ok(path)
+    Ok(RawNodePath {
+        encoded: r.bytes_since(at),
+        absolute: flags & NODE_PATH_ABSOLUTE != 0,
+        name_count: texts.len().min(name_count as usize),
+        texts,
+    })
 }
 
 /// A typed container's element (or key, value) type after its header, of the `kind` the

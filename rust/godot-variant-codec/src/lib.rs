@@ -28,7 +28,7 @@ pub mod types;
 pub mod value;
 pub mod wire;
 
-pub use decode::{Build, Packed, RawText, ValueBuilder};
+pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
 pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
 pub use types::{Generation, VariantType};

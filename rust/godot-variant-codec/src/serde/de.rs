@@ -15,15 +15,14 @@ use super::godot::{math_components, reserved_type, Component};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
-    check_script_value, read_container_count, read_float, read_header, read_int, read_node_path,
-    read_packed, read_packed_strings_count, read_short_string, read_text, read_typed_container,
-    reserve, Decoder, Packed,
+    check_script_value, read_container_count, read_float, read_header, read_int, read_packed,
+    read_packed_strings_count, read_raw_node_path, read_short_string, read_text,
+    read_typed_container, reserve, Decoder, Packed, RawNodePath,
 };
 use crate::encode::SCRIPT_PROPERTY;
 use crate::error::DecodeErrorKind as Kind;
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, TYPE_MASK, VALUE_KIND_SHIFT};
 use crate::types::{Generation, VariantType};
-use crate::value::NodePath;
 use crate::wire::{Plain, Reader};
 use crate::{nested, DecodeOptions, ValueBuilder};
 
@@ -307,7 +306,7 @@ impl<'de> Deserializer<'de> {
         let wide = header & FLAG_64 != 0;
         let r = &mut self.r;
         match t {
-            T::NodePath => visitor.visit_string(node_path_text(&read_node_path(r)?)),
+            T::NodePath => visitor.visit_string(node_path_text(&read_raw_node_path(r)?)),
             T::Rid => visitor.visit_u64(r.read("RID")?),
             T::Object if wide => match r.read::<u64>("object id")? {
                 0 => visitor.visit_unit(),
@@ -414,10 +413,10 @@ impl<'de> Deserializer<'de> {
 }
 
 /// The NodePath's text, as the engine's `String(NodePath)` writes it.
-fn node_path_text(path: &NodePath) -> String {
+fn node_path_text(path: &RawNodePath<'_>) -> String {
     let mut text = String::from(if path.absolute { "/" } else { "" });
-    text.push_str(&path.names.join("/"));
-    for subname in &path.subnames {
+    text.push_str(&path.names().join("/"));
+    for subname in path.subnames() {
         text.push(':');
         text.push_str(subname);
     }
