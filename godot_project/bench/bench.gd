@@ -28,8 +28,6 @@ var _passes := DEFAULT_PASSES
 var _only := ""
 var _ok := true
 var _codec := FastVariantCodec.new()
-## Holds the last result so that freeing it is not timed.
-var _keep: Variant = null
 ## Rows of the table: [workload, engine ms, codec ms (-1: a reference row), target ratio
 ## (0: none), bytes (0: no GB/s)].
 var _rows: Array = []
@@ -274,16 +272,9 @@ func mismatch(label: String, what: String) -> bool:
 func best_of(work: Callable) -> float:
 	var best := INF
 	for i in _runs:
-		best = minf(best, time_once(work))
+		best = minf(best, Data.time_once(work))
 	return best
 
-
-func time_once(work: Callable) -> float:
-	var start := Time.get_ticks_usec()
-	_keep = work.call()
-	var elapsed := Time.get_ticks_usec() - start
-	_keep = null
-	return elapsed / 1000.0
 
 
 ## Times `engine` and `codec` (runs interleaved) and adds their row; `per` divides the
@@ -295,8 +286,8 @@ func compare(workload: String, engine: Callable, codec: Callable, target: float,
 	var engine_ms := INF
 	var codec_ms := INF
 	for i in _runs:
-		engine_ms = minf(engine_ms, time_once(engine))
-		codec_ms = minf(codec_ms, time_once(codec))
+		engine_ms = minf(engine_ms, Data.time_once(engine))
+		codec_ms = minf(codec_ms, Data.time_once(codec))
 	add_row(workload, engine_ms / per, codec_ms / per, target, bytes)
 
 

@@ -10,9 +10,9 @@
 ## Prints a markdown table; quits with 1 on a mismatch.
 extends SceneTree
 
+const Data := preload("res://bench/workloads.gd")
+
 var _codec := FastVariantCodec.new()
-## Holds the last result so that freeing it is not timed.
-var _keep: Variant = null
 var _runs := 7
 var _ok := true
 var _lines := PackedStringArray([
@@ -189,15 +189,8 @@ func add_row(label: String, engine_encode: Callable, codec_encode: Callable,
 	var work := [engine_encode, codec_encode, engine_decode, codec_decode]
 	for i in _runs:
 		for k in 4:
-			best[k] = minf(best[k], time_once(work[k]))
+			best[k] = minf(best[k], Data.time_once(work[k]))
 	_lines.append("| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |" % [label, best[0], best[1],
 			best[0] / best[1], best[2], best[3], best[2] / best[3]])
 	print(_lines[-1])
 
-
-func time_once(work: Callable) -> float:
-	var start := Time.get_ticks_usec()
-	_keep = work.call()
-	var elapsed := Time.get_ticks_usec() - start
-	_keep = null
-	return elapsed / 1000.0
