@@ -228,6 +228,13 @@ fn owns_nothing(t: VariantType) -> bool {
     )
 }
 
+/// The first of `len` (at least 1) elements, when the second lies right after it.
+#[inline]
+fn contiguous(len: usize, element: impl Fn(usize) -> *mut Variant) -> Option<*mut Variant> {
+    let first = element(0);
+    (len == 1 || element(1) == first.wrapping_add(1)).then_some(first)
+}
+
 impl Ffi {
     /// Checks the Variant layout against the engine's own functions on sample values.
     fn probe_layout(&self) -> bool {
@@ -539,6 +546,51 @@ impl Ffi {
         unsafe { &*(self.array_index_const)(array, i as i64).cast::<Variant>() }
     }
 
+    /// The `len` elements of the Array at `array` (its `sys()`), in place, when they lie
+    /// one after the other in its memory (the engine's `Vector<Variant>`; checked on the
+    /// first two): one call into the engine for them all, not one per element.
+    ///
+    /// # Safety
+    /// `len` must be the array's size, and the array outlive `'a` unchanged (no script
+    /// may run meanwhile that could resize it).
+    #[inline]
+    pub unsafe fn array_elements<'a>(
+        &self,
+        array: sys::GDExtensionConstTypePtr,
+        len: usize,
+    ) -> Option<&'a [Variant]> {
+        if len == 0 {
+            return Some(&[]);
+        }
+        // SAFETY: below the size; the elements stay where they are while `array` does.
+        unsafe {
+            let first = contiguous(len, |i| (self.array_index_const)(array, i as i64).cast())?;
+            Some(std::slice::from_raw_parts(first, len))
+        }
+    }
+
+    /// The first of the `len` elements of the Array at `array` (its `sys_mut()`), to be
+    /// replaced in place by [`store`](Self::store), when they lie one after the other in
+    /// its memory (see [`array_elements`](Self::array_elements)).
+    ///
+    /// # Safety
+    /// `len` must be the array's size, the array held only here (its memory is not
+    /// copied on write), unchanged while the pointer is used.
+    #[inline]
+    pub unsafe fn array_slots(
+        &self,
+        array: sys::GDExtensionTypePtr,
+        len: usize,
+    ) -> Option<*mut Variant> {
+        if len == 0 {
+            return None;
+        }
+        // SAFETY: below the size, of an array held only here.
+        contiguous(len, |i| unsafe {
+            (self.array_index)(array, i as i64).cast()
+        })
+    }
+
     /// Stores `item` as element `i` of the Array at `array` (its `sys_mut()`), without
     /// conversion or copy.
     ///
@@ -563,7 +615,7 @@ impl Ffi {
     /// # Safety
     /// `slot` must point to a live Variant that may be replaced.
     #[inline]
-    unsafe fn store(&self, slot: *mut Variant, value: Variant) {
+    pub unsafe fn store(&self, slot: *mut Variant, value: Variant) {
         unsafe {
             if self.layout && type_word(&*slot) == 0 {
                 // A nil (a new slot) owns nothing: overwrite it.

@@ -264,6 +264,9 @@ pub struct ArrayFill {
     array: VarArray,
     elements: Elements,
     reserved: usize,
+    /// The first of the `reserved` elements, when they lie one after the other (null
+    /// otherwise: each is then found by a call into the engine).
+    slots: *mut Variant,
     len: usize,
 }
 
@@ -426,15 +429,20 @@ impl Build for VariantBuilder {
             Elements::Checked => 0,
             _ => capacity,
         };
+        let mut slots = std::ptr::null_mut();
         if reserved > 0 {
             // SAFETY: a new array held only here. A typed one's new slots hold its type's
             // default value, which `push` replaces.
-            unsafe { self.ffi.array_resize(array.sys_mut(), reserved) };
+            unsafe {
+                self.ffi.array_resize(array.sys_mut(), reserved);
+                slots = (self.ffi.array_slots(array.sys_mut(), reserved)).unwrap_or(slots);
+            }
         }
         Ok(ArrayFill {
             array,
             elements,
             reserved,
+            slots,
             len: 0,
         })
     }
@@ -466,12 +474,16 @@ impl Build for VariantBuilder {
             }
         };
         if fill.len < fill.reserved {
-            // SAFETY: below the size it was given, held only here, and `item` of the
-            // array's element type if it is typed.
+            // SAFETY: below the size it was given, held only here (unchanged since `slots`
+            // was found), and `item` of the array's element type if it is typed.
             unsafe {
-                self.ffi
-                    .set_array_element(fill.array.sys_mut(), fill.len, item)
-            };
+                if fill.slots.is_null() {
+                    self.ffi
+                        .set_array_element(fill.array.sys_mut(), fill.len, item);
+                } else {
+                    self.ffi.store(fill.slots.add(fill.len), item);
+                }
+            }
         } else {
             // More items than the input was thought to hold room for: never for valid
             // input, but safe.

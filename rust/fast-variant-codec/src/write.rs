@@ -337,6 +337,18 @@ impl<S: Sink> VariantWriter<S> {
             };
             let len = unsafe { ffi.array_size(at) };
             self.enc.begin_array(&element_type, len)?;
+            // Without full objects no script runs during the walk (as for dictionaries
+            // below): the elements are read where they lie, found by one call.
+            // SAFETY: `len` is the size of the Array at `at`, which nothing resizes meanwhile.
+            let elements = (!self.mode.full_objects)
+                .then(|| unsafe { ffi.array_elements(at.cast(), len) })
+                .flatten();
+            if let Some(elements) = elements {
+                for item in elements {
+                    self.value(item, depth + 1)?;
+                }
+                return Ok(());
+            }
             for i in 0..len {
                 // SAFETY: below the size, and nothing runs between that could resize it
                 // (elements are read, not converted by script code; property getters run
