@@ -4,17 +4,17 @@
 //!
 //! gdext's safe API converts (copies, with reference counting, through a call into the
 //! engine) at every step, and walks a Dictionary with three hash lookups per entry. Here an
-//! Array element costs one call, a Dictionary entry none (the engine's list of entries,
-//! followed in place) or two (the engine's own iteration and lookup), and nothing is
-//! copied.
+//! Array's elements cost one call for all of them (they lie one after the other) or one
+//! each, a Dictionary entry none (the engine's list of entries, followed in place) or two
+//! (the engine's own iteration and lookup), and nothing is copied.
 //!
 //! Two levels:
 //! - the GDExtension interface (functions that read a value in place, construct a String
 //!   in place, …), always available;
 //! - memory layouts: a Variant's (the type as a 32-bit word at offset 0 and the value, or
 //!   the object holding it, at offset 8, the layout the engine has had since 4.0 and that
-//!   its C# glue relies on) and a Dictionary's entries' (elements of a list, each holding
-//!   its key and value). Each is used only after a probe at start-up has checked it
+//!   its C# glue relies on), an Array's (its Variants one after the other) and a
+//!   Dictionary's entries' (elements of a list, each holding its key and value). Each is used only after a probe at start-up has checked it
 //!   against the engine's own functions on sample values; if a probe fails, what it covers
 //!   goes through the interface.
 //!
@@ -73,6 +73,8 @@ pub struct Ffi {
     layout: bool,
     /// The probe's verdict: a Dictionary's entries are laid out as `ENTRY_*` say.
     entry_layout: bool,
+    /// The probe's verdict: an Array's elements lie one after the other.
+    arrays_contiguous: bool,
     /// Strings made directly, when the engine's buffers are laid out as `cow` expects.
     buffers: Option<&'static Buffers>,
 }
@@ -138,10 +140,12 @@ pub fn ffi() -> &'static Ffi {
             bytes_index: interface.packed_byte_array_operator_index,
             layout: false,
             entry_layout: false,
+            arrays_contiguous: false,
             buffers: crate::cow::buffers(),
         };
         ffi.layout = ffi.probe_layout();
         ffi.entry_layout = ffi.layout && ffi.probe_entry_layout();
+        ffi.arrays_contiguous = ffi.probe_arrays_contiguous();
         ffi
     })
 }
@@ -228,13 +232,6 @@ fn owns_nothing(t: VariantType) -> bool {
     )
 }
 
-/// The first of `len` (at least 1) elements, when the second lies right after it.
-#[inline]
-fn contiguous(len: usize, element: impl Fn(usize) -> *mut Variant) -> Option<*mut Variant> {
-    let first = element(0);
-    (len == 1 || element(1) == first.wrapping_add(1)).then_some(first)
-}
-
 impl Ffi {
     /// Checks the Variant layout against the engine's own functions on sample values.
     fn probe_layout(&self) -> bool {
@@ -309,6 +306,24 @@ impl Ffi {
             })
             // The probe's own values made the raw way equal the engine's.
             && value_words(&int.to_variant()) == [int as u64, 0]
+    }
+
+    /// Whether an Array's elements lie one after the other, as the engine's
+    /// `Vector<Variant>` keeps them: checked on an array of three.
+    fn probe_arrays_contiguous(&self) -> bool {
+        let mut array = VarArray::new();
+        // SAFETY: an array held only here, of three elements after the resize.
+        unsafe {
+            self.array_resize(array.sys_mut(), 3);
+            let mutable = array.sys_mut();
+            let first = (self.array_index)(mutable, 0).cast::<Variant>();
+            (1..3).all(|i| {
+                let expected = first.add(i as usize);
+                (self.array_index)(mutable, i).cast::<Variant>() == expected
+                    && (self.array_index_const)(mutable.cast_const(), i).cast::<Variant>()
+                        == expected
+            })
+        }
     }
 
     /// Checks the entries' layout (`ENTRY_*`) on a dictionary of three int entries: where
@@ -547,8 +562,8 @@ impl Ffi {
     }
 
     /// The `len` elements of the Array at `array` (its `sys()`), in place, when they lie
-    /// one after the other in its memory (the engine's `Vector<Variant>`; checked on the
-    /// first two): one call into the engine for them all, not one per element.
+    /// one after the other in its memory (the engine's `Vector<Variant>`; probed at
+    /// start-up): one call into the engine for them all, not one per element.
     ///
     /// # Safety
     /// `len` must be the array's size, and the array outlive `'a` unchanged (no script
@@ -559,18 +574,21 @@ impl Ffi {
         array: sys::GDExtensionConstTypePtr,
         len: usize,
     ) -> Option<&'a [Variant]> {
+        if !self.arrays_contiguous {
+            return None;
+        }
         if len == 0 {
             return Some(&[]);
         }
         // SAFETY: below the size; the elements stay where they are while `array` does.
         unsafe {
-            let first = contiguous(len, |i| (self.array_index_const)(array, i as i64).cast())?;
+            let first = (self.array_index_const)(array, 0).cast::<Variant>();
             Some(std::slice::from_raw_parts(first, len))
         }
     }
 
-    /// The first of the `len` elements of the Array at `array` (its `sys_mut()`), to be
-    /// replaced in place by [`store`](Self::store), when they lie one after the other in
+    /// The first element of the Array at `array` (its `sys_mut()`), of `len` that
+    /// [`store`](Self::store) may replace in place, when they lie one after the other in
     /// its memory (see [`array_elements`](Self::array_elements)).
     ///
     /// # Safety
@@ -582,13 +600,11 @@ impl Ffi {
         array: sys::GDExtensionTypePtr,
         len: usize,
     ) -> Option<*mut Variant> {
-        if len == 0 {
+        if !self.arrays_contiguous || len == 0 {
             return None;
         }
         // SAFETY: below the size, of an array held only here.
-        contiguous(len, |i| unsafe {
-            (self.array_index)(array, i as i64).cast()
-        })
+        Some(unsafe { (self.array_index)(array, 0).cast() })
     }
 
     /// Stores `item` as element `i` of the Array at `array` (its `sys_mut()`), without
