@@ -165,7 +165,7 @@ impl FastVariantCodec {
     fn decode(this: Gd<Self>, bytes: PackedByteArray, #[opt(default = 0)] offset: i64) -> Variant {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                let data = bytes.as_slice();
+                let data = crate::cow::bytes_of(&bytes);
                 let start = usize::try_from(offset)
                     .ok()
                     .filter(|&start| start <= data.len())
@@ -312,7 +312,7 @@ impl FastVariantCodec {
     fn decode_stream(this: Gd<Self>, bytes: PackedByteArray) -> VarArray {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                let data = bytes.as_slice();
+                let data = crate::cow::bytes_of(&bytes);
                 let opts = codec.decode_options();
                 let mut values = Vec::new();
                 let mut builder = VariantBuilder::new();
