@@ -14,9 +14,9 @@
 //! - memory layouts: a Variant's (the type as a 32-bit word at offset 0 and the value, or
 //!   the object holding it, at offset 8, the layout the engine has had since 4.0 and that
 //!   its C# glue relies on), an Array's (its Variants one after the other) and a
-//!   Dictionary's entries' (elements of a list, each holding its key and value). Each is used only after a probe at start-up has checked it
-//!   against the engine's own functions on sample values; if a probe fails, what it covers
-//!   goes through the interface.
+//!   Dictionary's entries' (elements of a list, each holding its key and value). Each is
+//!   used only after a probe at start-up has checked it against the engine's own functions
+//!   on sample values; if a probe fails, what it covers goes through the interface.
 //!
 //! Everything runs on the calling thread, on values the caller holds for the duration.
 

@@ -285,6 +285,7 @@ enum Elements {
     /// Typed with a class or script: every item through the engine's `push_back`.
     Checked,
 }
+
 /// A Dictionary being filled.
 pub struct DictionaryFill {
     dictionary: VarDictionary,
@@ -435,7 +436,10 @@ impl Build for VariantBuilder {
             // default value, which `push` replaces.
             unsafe {
                 self.ffi.array_resize(array.sys_mut(), reserved);
-                slots = (self.ffi.array_slots(array.sys_mut(), reserved)).unwrap_or(slots);
+                slots = self
+                    .ffi
+                    .array_slots(array.sys_mut(), reserved)
+                    .unwrap_or(slots);
             }
         }
         Ok(ArrayFill {

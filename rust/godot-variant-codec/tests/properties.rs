@@ -2,8 +2,9 @@
 //! size function agrees with the bytes, and no input makes the decoder panic.
 
 use godot_variant_codec::{
-    decode, encode, encoded_size, Array, ContainerType, DecodeOptions, Dictionary, EncodeOptions,
-    FullObject, NodePath, Object, PackedReals, Precision, Reals, Signal, Value, VariantType,
+    decode, decode_with, encode, encoded_size, Array, Build, ContainerType, DecodeError,
+    DecodeOptions, Dictionary, EncodeOptions, FullObject, NodePath, Object, PackedReals, Precision,
+    RawNodePath, Reals, Signal, Value, ValueBuilder, VariantType,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -204,6 +205,110 @@ proptest! {
                 encode(&decoded, &EncodeOptions::default()).unwrap();
             }
         }
+    }
+}
+
+/// A builder that keeps what `Build::node_path` hands over, and builds the rest as the
+/// value model does.
+#[derive(Default)]
+struct NodePathRecorder {
+    seen: Vec<SeenNodePath>,
+}
+
+#[derive(Debug, PartialEq)]
+struct SeenNodePath {
+    path: NodePath,
+    encoded: Vec<u8>,
+}
+
+impl Build for NodePathRecorder {
+    type Value = Value;
+    type Array = <ValueBuilder as Build>::Array;
+    type Dictionary = <ValueBuilder as Build>::Dictionary;
+    type Error = DecodeError;
+    const CHECKS_ELEMENTS: bool = true;
+
+    fn value(&mut self, v: Value) -> Result<Value, DecodeError> {
+        Ok(v)
+    }
+
+    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Value, DecodeError> {
+        let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect();
+        let parts = NodePath {
+            names: owned(path.names()),
+            subnames: owned(path.subnames()),
+            absolute: path.absolute,
+        };
+        self.seen.push(SeenNodePath {
+            path: parts,
+            encoded: path.encoded.to_vec(),
+        });
+        self.value(Value::NodePath(Box::new(path.to_node_path())))
+    }
+
+    fn begin_array(
+        &mut self,
+        t: &ContainerType,
+        capacity: usize,
+    ) -> Result<Self::Array, DecodeError> {
+        ValueBuilder.begin_array(t, capacity)
+    }
+
+    fn push(&mut self, array: &mut Self::Array, item: Value) -> Result<(), DecodeError> {
+        ValueBuilder.push(array, item)
+    }
+
+    fn end_array(&mut self, array: Self::Array, t: ContainerType) -> Result<Value, DecodeError> {
+        ValueBuilder.end_array(array, t)
+    }
+
+    fn begin_dictionary(
+        &mut self,
+        key_type: &ContainerType,
+        value_type: &ContainerType,
+        capacity: usize,
+    ) -> Result<Self::Dictionary, DecodeError> {
+        ValueBuilder.begin_dictionary(key_type, value_type, capacity)
+    }
+
+    fn insert(
+        &mut self,
+        d: &mut Self::Dictionary,
+        key: Value,
+        value: Value,
+    ) -> Result<(), DecodeError> {
+        ValueBuilder.insert(d, key, value)
+    }
+
+    fn end_dictionary(
+        &mut self,
+        d: Self::Dictionary,
+        key_type: ContainerType,
+        value_type: ContainerType,
+    ) -> Result<Value, DecodeError> {
+        ValueBuilder.end_dictionary(d, key_type, value_type)
+    }
+}
+
+proptest! {
+    /// `Build::node_path` hands over a NodePath's parts as the value model has them, and
+    /// as `encoded` exactly the bytes after its header (what a builder may key it by).
+    #[test]
+    fn node_paths_are_handed_over_with_their_bytes(
+        names in vec(text(), 0..4),
+        subnames in vec(text(), 0..3),
+        absolute in any::<bool>(),
+    ) {
+        let path = NodePath { names, subnames, absolute };
+        let bytes = encode(&Value::NodePath(Box::new(path.clone())), &EncodeOptions::default()).unwrap();
+        let mut recorder = NodePathRecorder::default();
+        let (decoded, used) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();
+        prop_assert_eq!(used, bytes.len());
+        prop_assert_eq!(decoded, Value::NodePath(Box::new(path.clone())));
+        prop_assert_eq!(
+            recorder.seen,
+            vec![SeenNodePath { path, encoded: bytes[4..].to_vec() }]
+        );
     }
 }
 
