@@ -706,7 +706,12 @@ pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, Decod
 #[inline(always)]
 pub(crate) fn read_short_string<'a, const CHUNK: usize>(r: &mut Reader<'a>) -> Option<RawText<'a>> {
     let chunk = r.peek::<CHUNK>()?;
-    let [header, length] = <[u32; 2] as Plain>::from_le(chunk);
+    // Two words, not one `[u32; 2]`: read as one 64-bit load, the length is then shifted
+    // out of it (about 50 more instructions a message in the serde benchmark, callgrind).
+    let (header, length) = (
+        <u32 as Plain>::from_le(chunk),
+        <u32 as Plain>::from_le(&chunk[4..]),
+    );
     let words = (length as usize).div_ceil(8).max(1);
     if header & TYPE_MASK != VariantType::String.id() || words * 8 != CHUNK - 8 {
         return None;

@@ -47,8 +47,17 @@ plain_scalar!(u8, i32, u32, i64, u64, f32, f64);
 impl<T: Plain, const N: usize> sealed::Sealed for [T; N] {}
 impl<T: Plain, const N: usize> Plain for [T; N] {
     const SIZE: usize = T::SIZE * N;
-    #[inline]
+    #[inline(always)]
     fn from_le(bytes: &[u8]) -> Self {
+        let bytes = &bytes[..Self::SIZE];
+        // One load of all N: element by element, each was a call, and the elements were
+        // then stored one by one and read back whole (a stalled load; a third of the
+        // decoding of an Array of Vector3s).
+        // SAFETY: `Plain` types have no padding and no invalid bit patterns, and `bytes`
+        // holds exactly `SIZE` of them, which on a little-endian host are the value's memory.
+        #[cfg(target_endian = "little")]
+        return unsafe { bytes.as_ptr().cast::<Self>().read_unaligned() };
+        #[cfg(not(target_endian = "little"))]
         std::array::from_fn(|i| T::from_le(&bytes[i * T::SIZE..]))
     }
     #[inline]
