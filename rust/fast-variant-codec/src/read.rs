@@ -117,11 +117,10 @@ const KEY_PROBES: usize = 4;
 ///
 /// Keys are kept from the second dictionary on: one dictionary's keys are all different,
 /// and keeping them would only cost (a single small value decoded per call, one large
-/// dictionary). A short key takes the first free slot of the few its text hashes to, else
-/// replaces the first of them; longer keys are made every time.
+/// dictionary). Short keys are kept in a [`ProbedSlots`]; longer keys are made every time.
 #[derive(Default)]
 struct KeyCache {
-    slots: Vec<Option<CachedKey>>,
+    slots: ProbedSlots<CachedKey>,
     dictionaries: usize,
 }
 
@@ -146,31 +145,58 @@ impl KeyCache {
         }
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
+        let cached = self.slots.get_or_insert(
+            KEY_SLOTS,
+            slot_of(words, len),
+            |cached| cached.len == len && cached.words == words,
+            || CachedKey {
+                words,
+                len,
+                key: ffi.string_variant(text),
+            },
+        );
+        Some(&cached.key)
+    }
+}
+
+/// Slots that keep what a builder made, by a key: an entry takes the first free slot of
+/// the [`KEY_PROBES`] from the one its key hashes to, else replaces the first of them.
+/// Nothing is ever removed, so a key is in none of the slots after a free one.
+struct ProbedSlots<T> {
+    slots: Vec<Option<T>>,
+}
+
+impl<T> Default for ProbedSlots<T> {
+    fn default() -> Self {
+        ProbedSlots { slots: Vec::new() }
+    }
+}
+
+impl<T> ProbedSlots<T> {
+    /// The entry that `is_it` accepts among those from slot `home` on, else the one `make`
+    /// makes, kept. `size` (a power of two, above `home`) is the table's size, taken the
+    /// first time.
+    #[inline]
+    fn get_or_insert(
+        &mut self,
+        size: usize,
+        home: usize,
+        is_it: impl Fn(&T) -> bool,
+        make: impl FnOnce() -> T,
+    ) -> &T {
         if self.slots.is_empty() {
-            self.slots.resize_with(KEY_SLOTS, || None);
+            self.slots.resize_with(size, || None);
         }
-        let home = slot_of(words, len);
-        let mut free = None;
-        for at in (0..KEY_PROBES).map(|probe| (home + probe) % KEY_SLOTS) {
-            match &self.slots[at] {
-                Some(cached) if cached.len == len && cached.words == words => {
-                    return Some(&self.slots[at].as_ref()?.key);
-                }
-                Some(_) => {}
-                // Nothing is ever removed: the text is in none of the slots after a free one.
-                None => {
-                    free = Some(at);
-                    break;
-                }
-            }
+        // The first slot that is free or holds the entry, else the home slot.
+        let at = (0..KEY_PROBES)
+            .map(|probe| (home + probe) % self.slots.len())
+            .find(|&at| self.slots[at].as_ref().is_none_or(&is_it))
+            .unwrap_or(home);
+        let slot = &mut self.slots[at];
+        if slot.as_ref().is_some_and(|entry| !is_it(entry)) {
+            *slot = None;
         }
-        let slot = &mut self.slots[free.unwrap_or(home)];
-        *slot = Some(CachedKey {
-            words,
-            len,
-            key: ffi.string_variant(text),
-        });
-        slot.as_ref().map(|cached| &cached.key)
+        slot.get_or_insert_with(make)
     }
 }
 
@@ -206,46 +232,26 @@ const NODE_PATH_SLOTS: usize = 256;
 /// The binding can make a NodePath only from its text, which the engine parses again
 /// into names, or through the engine's `bytes_to_var` of its bytes: either costs more than
 /// the engine's own decoding of one. Data that holds NodePaths mostly repeats a few (the
-/// nodes a save game or a scene refers to), which this makes cheap. A path takes the
-/// first free slot of the few its bytes hash to (as in the [`KeyCache`]), else replaces
-/// the first of them.
+/// nodes a save game or a scene refers to), which this makes cheap. Paths of up to
+/// [`SHORT_NODE_PATH`] bytes are kept in a [`ProbedSlots`].
 #[derive(Default)]
 struct NodePathCache {
-    slots: Vec<Option<(Box<[u8]>, Variant)>>,
+    slots: ProbedSlots<(Box<[u8]>, Variant)>,
 }
 
 impl NodePathCache {
-    /// The slots `encoded` may be in, in order.
-    fn probes(encoded: &[u8]) -> impl Iterator<Item = usize> {
-        let home = slot_of_bytes(encoded);
-        (0..KEY_PROBES).map(move |probe| (home + probe) % NODE_PATH_SLOTS)
-    }
-
-    fn get(&self, encoded: &[u8]) -> Option<&Variant> {
-        for at in Self::probes(encoded) {
-            match self.slots.get(at)? {
-                Some((bytes, path)) if **bytes == *encoded => return Some(path),
-                Some(_) => {}
-                None => return None,
-            }
-        }
-        None
-    }
-
-    fn keep(&mut self, encoded: &[u8], path: &Variant) {
+    /// The NodePath of `encoded`, made by `make` the first time.
+    fn get_or_make(&mut self, encoded: &[u8], make: impl FnOnce() -> Variant) -> Variant {
         if encoded.len() > SHORT_NODE_PATH {
-            return;
+            return make();
         }
-        if self.slots.is_empty() {
-            self.slots.resize_with(NODE_PATH_SLOTS, || None);
-        }
-        let mut probes = Self::probes(encoded);
-        let home = probes.next().unwrap_or_default();
-        let at = std::iter::once(home)
-            .chain(probes)
-            .find(|&at| self.slots[at].is_none())
-            .unwrap_or(home);
-        self.slots[at] = Some((encoded.into(), path.clone()));
+        let (_, path) = self.slots.get_or_insert(
+            NODE_PATH_SLOTS,
+            slot_of_bytes(encoded),
+            |(bytes, _)| **bytes == *encoded,
+            || (encoded.into(), make()),
+        );
+        path.clone()
     }
 }
 
@@ -354,14 +360,11 @@ impl Build for VariantBuilder {
     }
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Variant, ReadError> {
-        if let Some(made) = self.node_paths.get(path.encoded) {
-            return Ok(made.clone());
-        }
         // The engine's own decoding of the same bytes (see `NodePathCache`).
         let header = WireType::NodePath.id().to_le_bytes();
-        let made = to_variant::engine_decoded_bytes(&[&header, path.encoded].concat());
-        self.node_paths.keep(path.encoded, &made);
-        Ok(made)
+        Ok(self.node_paths.get_or_make(path.encoded, || {
+            to_variant::engine_decoded_bytes(&[&header, path.encoded].concat())
+        }))
     }
 
     fn packed(&mut self, p: Packed<'_>) -> Result<Variant, ReadError> {
