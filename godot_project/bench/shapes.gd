@@ -163,9 +163,10 @@ func shape_batch(label: String, values: Array) -> void:
 	var packets := []
 	for v in values:
 		packets.append(var_to_bytes(v))
+	var encoded := _codec.encode_batch(values)
 	var decoded := _codec.decode_batch(packets)
 	for i in values.size():
-		if _codec.encode_batch(values)[i] != packets[i] or var_to_bytes(decoded[i]) != packets[i]:
+		if encoded[i] != packets[i] or var_to_bytes(decoded[i]) != packets[i]:
 			printerr("MISMATCH in batch %s, value %d" % [label, i])
 			_ok = false
 			return
