@@ -107,7 +107,7 @@ impl VariantBuilder {
 const SHORT_KEY: usize = 16;
 /// Slots of the [`KeyCache`] (a power of two).
 const KEY_SLOTS: usize = 32;
-/// Slots a key may take, from the one its text hashes to on.
+/// Slots an entry of a [`ProbedSlots`] may take, from the one its key hashes to on.
 const KEY_PROBES: usize = 4;
 
 /// The Strings of the dictionary keys this builder has made, by text: a key text seen
