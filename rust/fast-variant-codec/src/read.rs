@@ -120,7 +120,7 @@ const KEY_PROBES: usize = 4;
 /// dictionary). Short keys are kept in a [`ProbedSlots`]; longer keys are made every time.
 #[derive(Default)]
 struct KeyCache {
-    slots: ProbedSlots<CachedKey>,
+    slots: ProbedSlots<CachedKey, KEY_SLOTS>,
     dictionaries: usize,
 }
 
@@ -146,8 +146,7 @@ impl KeyCache {
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
         let cached = self.slots.get_or_insert(
-            KEY_SLOTS,
-            slot_of(words, len),
+            key_hash(words, len),
             |cached| cached.len == len && cached.words == words,
             || CachedKey {
                 words,
@@ -159,37 +158,38 @@ impl KeyCache {
     }
 }
 
-/// Slots that keep what a builder made, by a key: an entry takes the first free slot of
-/// the [`KEY_PROBES`] from the one its key hashes to, else replaces the first of them.
-/// Nothing is ever removed, so a key is in none of the slots after a free one.
-struct ProbedSlots<T> {
+/// `SLOTS` slots (a power of two, made on first use) that keep what a builder made, by a
+/// key: an entry takes the first free slot of the [`KEY_PROBES`] from its home (the top
+/// bits of its key's hash), else replaces the first of them. Nothing is ever removed, so a
+/// key is in none of the slots after a free one.
+struct ProbedSlots<T, const SLOTS: usize> {
     slots: Vec<Option<T>>,
 }
 
-impl<T> Default for ProbedSlots<T> {
+impl<T, const SLOTS: usize> Default for ProbedSlots<T, SLOTS> {
     fn default() -> Self {
         ProbedSlots { slots: Vec::new() }
     }
 }
 
-impl<T> ProbedSlots<T> {
-    /// The entry that `is_it` accepts among those from slot `home` on, else the one `make`
-    /// makes, kept. `size` (a power of two, above `home`) is the table's size, taken the
-    /// first time.
+impl<T, const SLOTS: usize> ProbedSlots<T, SLOTS> {
+    /// The entry that `is_it` accepts among those from the home of `hash` on, else the one
+    /// `make` makes, kept.
     #[inline]
     fn get_or_insert(
         &mut self,
-        size: usize,
-        home: usize,
+        hash: u64,
         is_it: impl Fn(&T) -> bool,
         make: impl FnOnce() -> T,
     ) -> &T {
+        const { assert!(SLOTS.is_power_of_two()) };
         if self.slots.is_empty() {
-            self.slots.resize_with(size, || None);
+            self.slots.resize_with(SLOTS, || None);
         }
+        let home = (hash >> (64 - SLOTS.trailing_zeros())) as usize;
         // The first slot that is free or holds the entry, else the home slot.
         let at = (0..KEY_PROBES)
-            .map(|probe| (home + probe) % self.slots.len())
+            .map(|probe| (home + probe) % SLOTS)
             .find(|&at| self.slots[at].as_ref().is_none_or(&is_it))
             .unwrap_or(home);
         let slot = &mut self.slots[at];
@@ -214,12 +214,11 @@ fn short_key_words(text: &[u8]) -> Option<[u64; 2]> {
     }
 }
 
-/// The slot a key hashes to (two multiplicative mixes of its words).
+/// A short key's hash (two multiplicative mixes of its words).
 #[inline]
-fn slot_of([low, high]: [u64; 2], len: usize) -> usize {
+fn key_hash([low, high]: [u64; 2], len: usize) -> u64 {
     let mixed = (low ^ (len as u64) << 56).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mixed = (mixed ^ mixed >> 32 ^ high).wrapping_mul(0xd6e8_feb8_6659_fd93);
-    (mixed >> (64 - KEY_SLOTS.trailing_zeros())) as usize
+    (mixed ^ mixed >> 32 ^ high).wrapping_mul(0xd6e8_feb8_6659_fd93)
 }
 
 /// NodePaths of up to this many encoded bytes are kept in the [`NodePathCache`].
@@ -236,7 +235,7 @@ const NODE_PATH_SLOTS: usize = 256;
 /// [`SHORT_NODE_PATH`] bytes are kept in a [`ProbedSlots`].
 #[derive(Default)]
 struct NodePathCache {
-    slots: ProbedSlots<(Box<[u8]>, Variant)>,
+    slots: ProbedSlots<(Box<[u8]>, Variant), NODE_PATH_SLOTS>,
 }
 
 impl NodePathCache {
@@ -246,8 +245,7 @@ impl NodePathCache {
             return make();
         }
         let (_, path) = self.slots.get_or_insert(
-            NODE_PATH_SLOTS,
-            slot_of_bytes(encoded),
+            bytes_hash(encoded),
             |(bytes, _)| **bytes == *encoded,
             || (encoded.into(), make()),
         );
@@ -255,12 +253,11 @@ impl NodePathCache {
     }
 }
 
-/// The [`NodePathCache`] slot of `bytes` (a multiplicative mix of their words).
-fn slot_of_bytes(bytes: &[u8]) -> usize {
-    let mixed = bytes.chunks(8).fold(bytes.len() as u64, |hash, chunk| {
+/// A hash of `bytes` (a multiplicative mix of their words).
+fn bytes_hash(bytes: &[u8]) -> u64 {
+    bytes.chunks(8).fold(bytes.len() as u64, |hash, chunk| {
         (hash.rotate_left(5) ^ short_word(chunk)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    });
-    (mixed >> (64 - NODE_PATH_SLOTS.trailing_zeros())) as usize
+    })
 }
 
 /// An Array being filled. It is sized up front (to what the input can hold) and filled in
@@ -474,11 +471,8 @@ impl Build for VariantBuilder {
                     None => return Ok(()),
                 }
             }
-            Elements::Checked => {
-                fill.array.push(&item);
-                fill.len += 1;
-                return Ok(());
-            }
+            // Never reserved: the tail below appends it by `push_back`.
+            Elements::Checked => item,
         };
         if fill.len < fill.reserved {
             // SAFETY: below the size it was given, held only here (unchanged since `slots`
@@ -492,8 +486,9 @@ impl Build for VariantBuilder {
                 }
             }
         } else {
-            // More items than the input was thought to hold room for: never for valid
-            // input, but safe.
+            // Beyond the room reserved (none for an array typed with a class; less than the
+            // count once the input's reservation budget is spent): the engine's
+            // `push_back` appends it, checking a typed array's item as its decoder does.
             fill.array.push(&item);
         }
         fill.len += 1;

@@ -47,7 +47,7 @@ plain_scalar!(u8, i32, u32, i64, u64, f32, f64);
 impl<T: Plain, const N: usize> sealed::Sealed for [T; N] {}
 impl<T: Plain, const N: usize> Plain for [T; N] {
     const SIZE: usize = T::SIZE * N;
-    #[inline(always)]
+    #[inline]
     fn from_le(bytes: &[u8]) -> Self {
         let bytes = &bytes[..Self::SIZE];
         // One load of all N: element by element, each was a call, and the elements were
@@ -563,7 +563,7 @@ pub fn text_until_nul(bytes: &[u8]) -> Option<&str> {
     checked_text(&bytes[..end.unwrap_or(len)], high_bits)
 }
 
-/// Fewer than 8 bytes as the low bytes of a little-endian word (zero above), from at most
+/// At most 8 bytes as the low bytes of a little-endian word (zero above), from at most
 /// three loads: two overlapping 4-byte loads, or the first, middle and last byte.
 #[inline(always)]
 pub fn short_word(bytes: &[u8]) -> u64 {
@@ -697,6 +697,20 @@ mod tests {
         // A zero byte right after 0x01 bytes: flags above the first zero may be false.
         let tricky = [b'a', 0, 1, 1, 0x80, 1, 1, 1, b'b'];
         assert_eq!(text_until_nul(&tricky), Some("a"));
+    }
+
+    #[test]
+    fn short_word_is_the_bytes_zero_extended() {
+        let bytes = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
+        for len in 0..=8 {
+            let mut padded = [0; 8];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            assert_eq!(
+                short_word(&bytes[..len]),
+                u64::from_le_bytes(padded),
+                "{len} bytes"
+            );
+        }
     }
 
     #[test]
