@@ -196,6 +196,40 @@ impl Buffers {
             }))
         }
     }
+
+    /// Asks the processor to bring the start of `text`'s buffer (its size word and first
+    /// characters) into its cache, without waiting for it: a hint, which reads nothing.
+    #[inline]
+    pub fn prefetch_chars(&self, text: &GString) {
+        // SAFETY: a String's only word is its data pointer (the probe checked it).
+        let data = unsafe { text.string_sys().cast::<*const u8>().read() };
+        #[cfg(target_arch = "x86_64")]
+        if !data.is_null() {
+            // SAFETY: a prefetch only hints; it does not fault, whatever the address.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(data.wrapping_sub(SIZE_BEFORE).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = data;
+    }
+
+    /// The characters of `text` (UTF-32 code units, without the NUL after them), read
+    /// through the layout: no call into the engine (the interface takes two).
+    pub fn chars<'s>(&self, text: &'s GString) -> &'s [u32] {
+        // SAFETY: a String's only word is its data pointer (the probe checked it).
+        let data = unsafe { text.string_sys().cast::<*const u32>().read() };
+        if data.is_null() {
+            return &[];
+        }
+        // SAFETY: the layout is known: a live buffer's size word counts its characters and
+        // the NUL after them, which stay as they are while `text` is borrowed.
+        unsafe {
+            let size = header(data.cast())[2] as usize;
+            std::slice::from_raw_parts(data, size.saturating_sub(1))
+        }
+    }
 }
 
 /// The bytes of a PackedByteArray, read through the layout when it is known (no call into

@@ -717,8 +717,20 @@ impl Ffi {
         Ok(())
     }
 
+    /// Asks for the String's characters to be brought into the cache ahead of reading
+    /// them (when the layout is known; else nothing).
+    #[inline]
+    pub fn prefetch_chars(&self, s: &GString) {
+        if let Some(buffers) = self.buffers {
+            buffers.prefetch_chars(s);
+        }
+    }
+
     /// A String's characters, in place (UTF-32 code units; not necessarily valid scalars).
     pub fn chars<'s>(&self, s: &'s GString) -> &'s [u32] {
+        if let Some(buffers) = self.buffers {
+            return buffers.chars(s);
+        }
         // SAFETY: a live String; its buffer holds `len` characters (and a NUL after them)
         // while it is not modified.
         unsafe {

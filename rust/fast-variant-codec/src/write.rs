@@ -35,6 +35,10 @@ use crate::text::Utf32;
 
 const RESOURCE_PREFIX: &str = "res://";
 
+/// How many strings ahead of the one being written a PackedStringArray's characters are
+/// asked for (`Ffi::prefetch_chars`): enough to cover a wait for memory.
+const STRINGS_AHEAD: usize = 8;
+
 /// Why a value could not be written: the format refused it (a length beyond `int`, a
 /// script that is not a `res://` path), or the walk did.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -276,7 +280,13 @@ impl<S: Sink> VariantWriter<S> {
                     let a = self.ffi.view::<PackedStringArray>(v, t);
                     let strings = a.as_slice();
                     self.enc.begin_packed_strings(strings.len())?;
-                    for s in strings {
+                    for (i, s) in strings.iter().enumerate() {
+                        // Each String's characters are an allocation of their own, away
+                        // from the others': asked for a few strings ahead, they are in
+                        // the cache when their turn comes, instead of a wait per string.
+                        if let Some(ahead) = strings.get(i + STRINGS_AHEAD) {
+                            self.ffi.prefetch_chars(ahead);
+                        }
                         let text = self.text(s, "PackedStringArray", depth)?;
                         self.enc.packed_string(&text)?;
                     }
