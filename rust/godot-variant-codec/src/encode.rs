@@ -12,7 +12,7 @@ use crate::types::VariantType;
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
 };
-use crate::wire::{padding, Plain, Sink, Text};
+use crate::wire::{padding, short_words, Plain, Sink, Text};
 use crate::{nested, EncodeOptions, Precision};
 
 /// NodePath's first word has its top bit set: the engine's marker of the current layout.
@@ -158,19 +158,22 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A String or StringName: the header, then the text as [`string_body`] writes it.
-    /// Texts of up to 8 bytes held as UTF-8 (struct keys, short names) are assembled with
-    /// their header, length and padding in one 16-byte chunk, written at once.
+    /// Texts of up to 16 bytes held as UTF-8 (struct keys, most names) are assembled with
+    /// their header, length and padding in one 24-byte chunk, written at once.
     ///
     /// [`string_body`]: Encoder::string_body
     #[inline]
     fn text_value<T: Text + ?Sized>(&mut self, t: VariantType, s: &T) -> Result<(), EncodeError> {
         match s.utf8_bytes() {
-            Some(bytes) if bytes.len() <= 8 => {
+            Some(bytes) if bytes.len() <= 16 => {
                 let len = bytes.len();
-                let mut chunk = [0u8; 16];
+                // The text as two words, zero past its end: its padding included.
+                let [low, high] = short_words(bytes);
+                let mut chunk = [0u8; 24];
                 chunk[..4].copy_from_slice(&header_word(t, 0).to_le_bytes());
                 chunk[4..8].copy_from_slice(&(len as u32).to_le_bytes());
-                chunk[8..8 + len].copy_from_slice(bytes);
+                chunk[8..16].copy_from_slice(&low.to_le_bytes());
+                chunk[16..].copy_from_slice(&high.to_le_bytes());
                 self.sink.put_chunk_prefix(&chunk, 8 + len + padding(len));
                 Ok(())
             }

@@ -583,6 +583,21 @@ pub fn short_word(bytes: &[u8]) -> u64 {
     }
 }
 
+/// At most 16 bytes as the low bytes of two little-endian words (zero above): up to 8 as
+/// [`short_word`] reads them; from 9 on, the first 8 and the last 8, shifted down past the
+/// bytes the two share. No call and no loop, whatever the length.
+#[inline(always)]
+pub fn short_words(bytes: &[u8]) -> [u64; 2] {
+    let n = bytes.len();
+    debug_assert!(n <= 16, "{n} bytes");
+    if n <= 8 {
+        return [short_word(bytes), 0];
+    }
+    let first = <u64 as Plain>::from_le(bytes);
+    let last = <u64 as Plain>::from_le(&bytes[n - 8..]);
+    [first, last >> (8 * (16 - n))]
+}
+
 /// [`text_until_nul`] of `padded[start..end]`, where `padded` holds a string's bytes and
 /// then their padding (a multiple of 4 bytes in all, `end` among the last 4), or is 8 (16)
 /// bytes that begin with a string of at most 8 (9 to 16). Most strings (keys, names) fit
@@ -710,6 +725,20 @@ mod tests {
                 u64::from_le_bytes(padded),
                 "{len} bytes"
             );
+        }
+    }
+
+    #[test]
+    fn short_words_are_the_bytes_zero_extended() {
+        let bytes: Vec<u8> = (1..=16).collect();
+        for len in 0..=16 {
+            let mut padded = [0; 16];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            let expected = [
+                u64::from_le_bytes(padded[..8].try_into().unwrap()),
+                u64::from_le_bytes(padded[8..].try_into().unwrap()),
+            ];
+            assert_eq!(short_words(&bytes[..len]), expected, "{len} bytes");
         }
     }
 
