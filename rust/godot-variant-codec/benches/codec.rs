@@ -5,8 +5,8 @@
 //! Groups (each iteration does the whole batch):
 //! - `small_dicts_100k`: 100 000 messages `{"id": int, "name": String, "pos": Vector2}`, each
 //!   encoded into its own `Vec<u8>` / decoded from its own bytes; ours through the `Value`
-//!   model, ours through serde (a `#[derive(Serialize, Deserialize)]` struct), and the peer
-//!   crate's.
+//!   model, ours through serde (a `#[derive(Serialize, Deserialize)]` struct), serde's own
+//!   floor (`serde_floor`: no format work), and the peer crate's.
 //! - `packed_1m`: 1 000 000-element packed arrays, encode and decode, beside a memcpy of the
 //!   same number of bytes into a fresh buffer.
 //! - `packed_string_array_100k`: a PackedStringArray of 100 000 strings.
