@@ -68,6 +68,13 @@ unsafe fn header(data: *const u8) -> [u64; 3] {
     }
 }
 
+/// The data pointer a String holds (null when empty): a String's only word.
+fn string_data(text: &GString) -> *const u32 {
+    // SAFETY: a String is one pointer (gdext's opaque size; the probe checks it is the
+    // data pointer before anything else relies on it).
+    unsafe { text.string_sys().cast::<*const u32>().read() }
+}
+
 /// The data pointer a packed array holds (null when empty).
 fn packed_data<T: PackedElement>(array: &PackedArray<T>) -> *const u8 {
     // SAFETY: a packed array is at least two words (checked by gdext's opaque size).
@@ -102,8 +109,7 @@ impl Buffers {
         drop(shared);
         let text = GString::from("probe");
         let chars = text.chars().as_ptr().cast::<u8>();
-        // SAFETY: a String's only word is its data pointer (the probe checks it is that).
-        let text_data = unsafe { text.string_sys().cast::<*const u8>().read() };
+        let text_data = string_data(&text).cast::<u8>();
         // SAFETY: as for `data`.
         let text_header = unsafe { header(chars) };
         alone == [1, 8, 6]
@@ -201,8 +207,7 @@ impl Buffers {
     /// characters) into its cache, without waiting for it: a hint, which reads nothing.
     #[inline]
     pub fn prefetch_chars(&self, text: &GString) {
-        // SAFETY: a String's only word is its data pointer (the probe checked it).
-        let data = unsafe { text.string_sys().cast::<*const u8>().read() };
+        let data = string_data(text).cast::<u8>();
         #[cfg(target_arch = "x86_64")]
         if !data.is_null() {
             // SAFETY: a prefetch only hints; it does not fault, whatever the address.
@@ -218,8 +223,7 @@ impl Buffers {
     /// The characters of `text` (UTF-32 code units, without the NUL after them), read
     /// through the layout: no call into the engine (the interface takes two).
     pub fn chars<'s>(&self, text: &'s GString) -> &'s [u32] {
-        // SAFETY: a String's only word is its data pointer (the probe checked it).
-        let data = unsafe { text.string_sys().cast::<*const u32>().read() };
+        let data = string_data(text);
         if data.is_null() {
             return &[];
         }

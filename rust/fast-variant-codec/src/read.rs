@@ -17,7 +17,7 @@ use godot::builtin::{
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
 use godot::sys::GodotFfi;
-use godot_variant_codec::wire::short_word;
+use godot_variant_codec::wire::{short_word, short_words};
 use godot_variant_codec::{
     decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed, RawNodePath, RawText,
     Reals, Value, VariantType as WireType,
@@ -236,18 +236,13 @@ impl<T, const SLOTS: usize> ProbedSlots<T, SLOTS> {
     }
 }
 
-/// A text of up to [`SHORT_KEY`] bytes as two words that, with its length, tell it apart
-/// from any other: the text itself when shorter than 8 bytes, else its first and last 8
-/// bytes (overlapping when shorter than 16). Read straight from the text, not copied into
-/// a padded buffer first (which would stall reading it back as words).
+/// A text of up to [`SHORT_KEY`] bytes as the two words [`short_words`] reads it as (no
+/// copy into a padded buffer first, which would stall reading it back as words): with its
+/// length, they tell it apart from any other text.
 #[inline]
 fn short_key_words(text: &[u8]) -> Option<[u64; 2]> {
-    let word = |at: usize| u64::from_le_bytes(text[at..at + 8].try_into().unwrap());
-    match text.len() {
-        0..8 => Some([short_word(text), 0]),
-        len @ 8..=SHORT_KEY => Some([word(0), word(len - 8)]),
-        _ => None,
-    }
+    const { assert!(SHORT_KEY <= 16, "short_words reads at most 16 bytes") };
+    (text.len() <= SHORT_KEY).then(|| short_words(text))
 }
 
 /// A short key's hash (two multiplicative mixes of its words).
