@@ -310,6 +310,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         }
     }
 
+    #[inline]
     pub fn value(&mut self, depth: usize) -> Result<B::Value, B::Error> {
         if depth > self.opts.max_depth {
             return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
@@ -324,7 +325,32 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 self.container(t, header, header_at, depth)
             }
             VariantType::Object if !wide => self.container(t, header, header_at, depth),
+            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::Float => {
+                self.scalar(t, wide)
+            }
             _ => self.leaf(t, wide),
+        }
+    }
+
+    /// Nil, bool, int or float (`t`): read in place, so that where `value` is inlined (a
+    /// container's loop) the builder's value is handed on in registers, not through
+    /// memory a call returned it in.
+    #[inline(always)]
+    fn scalar(&mut self, t: VariantType, wide: bool) -> Result<B::Value, B::Error> {
+        match t {
+            VariantType::Bool => {
+                let b = self.r.read::<u32>("bool")? != 0;
+                self.b.bool(b)
+            }
+            VariantType::Int => {
+                let i = read_int(&mut self.r, wide)?;
+                self.b.int(i)
+            }
+            VariantType::Float => {
+                let f = read_float(&mut self.r, wide)?;
+                self.b.float(f)
+            }
+            _ => self.b.nil(),
         }
     }
 
@@ -374,19 +400,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     fn leaf(&mut self, t: VariantType, wide: bool) -> Result<B::Value, B::Error> {
         use VariantType as T;
         let value = match t {
-            T::Nil => return self.b.nil(),
-            T::Bool => {
-                let b = self.r.read::<u32>("bool")? != 0;
-                return self.b.bool(b);
-            }
-            T::Int => {
-                let i = read_int(&mut self.r, wide)?;
-                return self.b.int(i);
-            }
-            T::Float => {
-                let f = read_float(&mut self.r, wide)?;
-                return self.b.float(f);
-            }
+            T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, wide),
             T::String => {
                 let s = self.text()?;
                 return self.b.string(s);
