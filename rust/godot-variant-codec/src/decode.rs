@@ -318,8 +318,9 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let header_at = self.r.consumed();
         let (t, header) = read_header(&mut self.r, self.generation)?;
         let wide = header & FLAG_64 != 0;
-        // Only containers recurse; keeping everything else out of line keeps each level's
-        // stack frame small (nesting reaches 1025 levels on threads with small stacks).
+        // Only containers recurse; keeping everything else but the four scalars (which
+        // need no room) out of line keeps each level's stack frame small (nesting reaches
+        // 1025 levels on threads with small stacks).
         match t {
             VariantType::Array | VariantType::Dictionary => {
                 self.container(t, header, header_at, depth)
