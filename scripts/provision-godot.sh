@@ -4,6 +4,9 @@
 # Order: $GODOT if the user set it; else a cached root under .cache/godot (git-ignored),
 # built with mmdebstrap from Debian sid's `godot` package the first time, reused after.
 # The engine is run through the root's own dynamic loader, so no chroot is needed.
+# The root also holds the release export template (usr/bin/godot-template-release, which
+# scripts/release-template.sh runs) and godot3-server; a root without the template, made
+# before it was included, is provisioned again.
 set -euo pipefail
 
 if [ -n "${GODOT:-}" ]; then
@@ -27,7 +30,7 @@ WRAP
   chmod +x "$wrapper"
 }
 
-if [ -x "$root/usr/bin/godot" ]; then
+if [ -x "$root/usr/bin/godot" ] && [ -x "$root/usr/bin/godot-template-release" ]; then
   [ -x "$wrapper" ] || write_wrapper
   echo "$wrapper"
   exit 0
@@ -40,8 +43,14 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
 fi
 mkdir -p "$cache_dir"
 rm -rf "$root.partial"
-mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' --include=godot \
+mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' --include=godot,godot-template-release,godot3-server \
   sid "$root.partial" http://deb.debian.org/debian >&2
+# A stale root (no template) is replaced only once the new one is complete.
+if [ -e "$root" ]; then
+  rm -rf "$root.old"
+  mv "$root" "$root.old"
+fi
 mv "$root.partial" "$root"
+rm -rf "$root.old"
 write_wrapper
 echo "$wrapper"

@@ -16,7 +16,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant};
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, VarDictionary, Variant};
 use godot::global::Error;
 use godot::meta::shape::GodotShape;
 use godot::meta::GodotConvert;
@@ -120,6 +120,27 @@ shared_property!(AtomicI64, i64);
 
 #[godot_api]
 impl FastVariantCodec {
+    /// [code]true[/code] when this process reads or makes any engine value through the
+    /// engine's memory layout, checked at start-up by a probe (see
+    /// [method get_engine_layout_report]); [code]false[/code] in safe mode: the
+    /// environment variable [code]FAST_VARIANT_CODEC_ENGINE_LAYOUT=off[/code] or the
+    /// project setting [code]fast_variant_codec/engine_layout[/code] set to
+    /// [code]false[/code], which make every value go through the public GDExtension
+    /// interface. The results are the same either way.
+    #[func]
+    fn uses_engine_layout() -> bool {
+        crate::raw::verdicts().iter().any(|(_, v)| v.in_use)
+    }
+
+    /// Per start-up probe of the engine's memory layout, by name, a Dictionary
+    /// [code]{"ok": bool, "in_use": bool, "detail": String}[/code]: whether the probe ran
+    /// and found the layout expected, whether its fast path is in use, and what it checked
+    /// or why it is off (with the fallback used instead). For bug reports.
+    #[func]
+    fn get_engine_layout_report() -> VarDictionary {
+        crate::engine_layout::report(crate::raw::verdicts())
+    }
+
     /// Sets [member full_objects].
     #[func]
     fn set_full_objects(&self, value: bool) {

@@ -1,22 +1,30 @@
-//! Engine buffers made without the engine's zero-fill: the memory of a String or of a
-//! packed array, allocated by the engine's allocator and laid out as the engine's
-//! copy-on-write buffer (`CowData`), for the binding to fill.
+//! Layer: engine memory. Engine buffers made without the engine's zero-fill: the memory of
+//! a String or of a packed array, allocated by the engine's allocator and laid out as the
+//! engine's copy-on-write buffer (`CowData`), for the binding to fill.
 //!
 //! The interface can only size a PackedByteArray (or any packed array) through its
 //! `resize`, which zero-fills the new elements: for a large array that is a second pass
 //! over its memory, as long as the copy that fills it (`var_to_bytes` and `bytes_to_var`
 //! allocate without it). And it makes a String from ASCII text through a loop that checks
 //! every byte for NUL, which the decoder has already ruled out. Here, a buffer is allocated
-//! through the interface (`mem_alloc`, the allocator `CowData` uses and frees with), its
-//! header written, and the data left to the caller.
+//! through the interface (the allocator `CowData` uses and frees with, with the same
+//! padding: `mem_alloc2(size, false)` where the engine has it, else `mem_alloc`, which is
+//! `Memory::alloc_static(size, false)` too), its header written, and the data left to the
+//! caller.
 //!
 //! `CowData` (core/templates/cowdata.h, Godot 4.5 on) is a pointer to the data, preceded by
-//! the reference count, capacity and size (in elements), each a 64-bit word, the data
-//! aligned to 16: offsets -32, -24, -16 from the data. A String is that one pointer; a
-//! packed array (`Vector`) an empty write proxy, then the pointer. A probe at start-up
-//! checks this against buffers the engine made and against its own reference counting;
-//! if anything differs (an older engine, a changed layout), buffers are made the
-//! interface's way instead.
+//! a 32-byte header: the reference count (the block's first word), the capacity and the
+//! size (in elements), each a 64-bit word, then a word of padding to align the data to 16.
+//! Godot 4.4's header is 16 bytes (no capacity): there the probe fails and buffers are
+//! made the interface's way. A String is that one pointer; a packed array (`Vector`) an
+//! empty write proxy, then the pointer.
+//!
+//! The probe ([`Buffers::find`]) reads no engine memory it does not own: it hands the
+//! engine a buffer of its own, with far more room before the data than any header, and
+//! asks the engine's own functions what they see in it (the size, the characters, what a
+//! copy does to the reference count), then takes it back. Only when the engine reads that
+//! header as expected does it let the engine resize and free a buffer made here (the
+//! allocator's pairing), and from then on read the size word of the engine's buffers.
 
 use std::ffi::c_void;
 use std::sync::OnceLock;
@@ -25,59 +33,148 @@ use godot::builtin::{GString, PackedArray, PackedByteArray};
 use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
 
+use crate::engine_layout::{self, Probe, Verdict};
+
 /// Where the header words sit, counted back from the data, in bytes.
 const REF_COUNT_BEFORE: usize = 32;
 const CAPACITY_BEFORE: usize = 24;
 const SIZE_BEFORE: usize = 16;
+/// The padding word: written with the capacity too, so that whichever of the two words an
+/// engine takes for its capacity holds it.
+const PADDING_BEFORE: usize = 8;
 /// The header's size: the data's offset in the allocation.
 const DATA_OFFSET: usize = 32;
 
 /// Which 64-bit word of a packed array holds its data pointer (after the write proxy).
 const PACKED_POINTER_WORD: usize = 1;
 
+/// Room the probe's own buffer keeps before its data: eight times the header expected, so
+/// that an engine with any header up to this size reads and counts only inside it.
+const PROBE_ROOM: usize = 256;
+/// What the probe's buffer holds: its first bytes as a packed array, or its first
+/// characters as a String (the size counts the NUL).
+const PROBE_BYTES: [u8; 6] = [0x61, 0x62, 0x63, 0x64, 0x65, 0x66];
+const PROBE_TEXT: &str = "probe";
+/// The room after the probe buffer's data, in bytes.
+const PROBE_DATA_ROOM: usize = 64;
+
+type Alloc2 = unsafe extern "C" fn(usize, sys::GDExtensionBool) -> *mut c_void;
+type Free2 = unsafe extern "C" fn(*mut c_void, sys::GDExtensionBool);
+
+/// The engine's allocator, as `CowData` uses it (without padding).
+#[derive(Clone, Copy)]
+enum Allocator {
+    /// `mem_alloc2` / `mem_free2` (Godot 4.6 on), padding flag explicit.
+    Explicit { alloc: Alloc2, free: Free2 },
+    /// `mem_alloc` / `mem_free`: `Memory::alloc_static(size)`, whose padding flag defaults
+    /// to `false` in every 4.x, as `CowData`'s.
+    Legacy {
+        alloc: unsafe extern "C" fn(usize) -> *mut c_void,
+        free: unsafe extern "C" fn(*mut c_void),
+    },
+}
+
+impl Allocator {
+    /// Looks the functions up (on the main thread, at initialization).
+    fn find() -> Self {
+        // SAFETY: the binding is initialized (this runs inside a call from Godot, on the
+        // main thread); the names are null-terminated.
+        let (alloc2, free2) = unsafe {
+            (
+                sys::get_ffi_ptr_by_cstr(b"mem_alloc2\0"),
+                sys::get_ffi_ptr_by_cstr(b"mem_free2\0"),
+            )
+        };
+        if let (Some(alloc), Some(free)) = (alloc2, free2) {
+            // SAFETY: the engine's functions of these names have these signatures
+            // (gdextension_interface.h, Godot 4.6).
+            unsafe {
+                return Allocator::Explicit {
+                    alloc: std::mem::transmute::<unsafe extern "C" fn(), Alloc2>(alloc),
+                    free: std::mem::transmute::<unsafe extern "C" fn(), Free2>(free),
+                };
+            }
+        }
+        // SAFETY: the library is loaded, so the interface is initialized; a plain read.
+        let interface = unsafe { sys::get_interface() };
+        Allocator::Legacy {
+            alloc: interface.mem_alloc,
+            free: interface.mem_free,
+        }
+    }
+
+    fn alloc(self, bytes: usize) -> *mut u8 {
+        // SAFETY: the engine's allocator; any size (null when it fails).
+        unsafe {
+            match self {
+                Allocator::Explicit { alloc, .. } => alloc(bytes, 0),
+                Allocator::Legacy { alloc, .. } => alloc(bytes),
+            }
+        }
+        .cast()
+    }
+
+    /// # Safety
+    /// `memory` must come from [`alloc`](Self::alloc) and be freed once.
+    unsafe fn free(self, memory: *mut u8) {
+        // SAFETY: as the caller promises; the same padding as the allocation.
+        unsafe {
+            match self {
+                Allocator::Explicit { free, .. } => free(memory.cast(), 0),
+                Allocator::Legacy { free, .. } => free(memory.cast()),
+            }
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Allocator::Explicit { .. } => "mem_alloc2(size, false)",
+            Allocator::Legacy { .. } => "mem_alloc (Memory::alloc_static(size, false))",
+        }
+    }
+}
+
 /// The allocator buffers are made with, once the probe has found the layout.
 pub struct Buffers {
-    mem_alloc: unsafe extern "C" fn(usize) -> *mut c_void,
+    allocator: Allocator,
+}
+
+/// The probe's verdict and, when the layout is in use, the allocator.
+fn probed() -> &'static (Verdict, Option<Buffers>) {
+    static PROBED: OnceLock<(Verdict, Option<Buffers>)> = OnceLock::new();
+    PROBED.get_or_init(|| engine_layout::check(Probe::Buffers, &[], Buffers::find))
 }
 
 /// The allocator, if the engine's buffers are laid out as this module expects.
 pub fn buffers() -> Option<&'static Buffers> {
-    static BUFFERS: OnceLock<Option<Buffers>> = OnceLock::new();
-    BUFFERS
-        .get_or_init(|| {
-            // SAFETY: the library is loaded, so the interface is initialized; a plain read.
-            let mem_alloc = unsafe { sys::get_interface() }.mem_alloc;
-            let buffers = Buffers { mem_alloc };
-            buffers.probe().then_some(buffers)
-        })
-        .as_ref()
+    probed().1.as_ref()
 }
 
-/// The three header words before `data`.
+/// What the probe found.
+pub fn verdict() -> &'static Verdict {
+    &probed().0
+}
+
+/// The size word of the buffer whose data is at `data`.
 ///
 /// # Safety
-/// `data` must be the data pointer of a live `CowData` of the expected layout (or, in the
-/// probe, of a buffer with at least 32 readable bytes before it, which `malloc` gives).
-unsafe fn header(data: *const u8) -> [u64; 3] {
-    unsafe {
-        [
-            data.sub(REF_COUNT_BEFORE).cast::<u64>().read(),
-            data.sub(CAPACITY_BEFORE).cast::<u64>().read(),
-            data.sub(SIZE_BEFORE).cast::<u64>().read(),
-        ]
-    }
+/// `data` must be the data pointer of a live `CowData` of the expected layout.
+unsafe fn size_word(data: *const u8) -> u64 {
+    // SAFETY: the size word lies inside the buffer's header, as the caller promises.
+    unsafe { data.sub(SIZE_BEFORE).cast::<u64>().read() }
 }
 
 /// The data pointer a String holds (null when empty): a String's only word.
 fn string_data(text: &GString) -> *const u32 {
-    // SAFETY: a String is one pointer (gdext's opaque size; the probe checks it is the
-    // data pointer before anything else relies on it).
+    // SAFETY: a String is one pointer (gdext's opaque size), read from the String's own
+    // memory; what it is, the probe checks before anything else relies on it.
     unsafe { text.string_sys().cast::<*const u32>().read() }
 }
 
 /// The data pointer a packed array holds (null when empty).
 fn packed_data<T: PackedElement>(array: &PackedArray<T>) -> *const u8 {
-    // SAFETY: a packed array is at least two words (checked by gdext's opaque size).
+    // SAFETY: a packed array is at least two words (checked by gdext's opaque size), read
+    // from the array's own memory.
     unsafe {
         array
             .sys()
@@ -87,37 +184,207 @@ fn packed_data<T: PackedElement>(array: &PackedArray<T>) -> *const u8 {
     }
 }
 
-impl Buffers {
-    /// Checks the layout on buffers the engine made: a PackedByteArray grown from 5 to 6
-    /// bytes (capacity 5, then 8: the engine grows by half), its count of references when
-    /// shared, and a String of 5 characters (6 with its NUL).
-    fn probe(&self) -> bool {
-        let mut bytes = PackedByteArray::new();
-        bytes.resize(5);
-        bytes.resize(6);
-        let data = bytes.as_slice().as_ptr();
-        if packed_data(&bytes) != data || !(data as usize).is_multiple_of(16) {
-            return false;
+/// The probe's own buffer: [`PROBE_ROOM`] bytes of distinct non-zero words before the
+/// data (the expected header among them), freed when dropped.
+struct ProbeBuffer {
+    allocator: Allocator,
+    block: *mut u8,
+}
+
+impl ProbeBuffer {
+    /// A buffer whose header says `size` elements, holding `data`; `None` if the
+    /// allocation failed.
+    fn new(allocator: Allocator, size: u64, data: &[u8]) -> Option<Self> {
+        let block = allocator.alloc(PROBE_ROOM + PROBE_DATA_ROOM);
+        if block.is_null() {
+            return None;
         }
-        // SAFETY: `data` is the start of the engine's allocation plus at least 16 bytes
-        // (plus 32 if the layout is as expected), and malloc headers precede it: 32
-        // readable bytes either way.
-        let alone = unsafe { header(data) };
-        let shared = bytes.clone();
-        // SAFETY: as above.
-        let with_copy = unsafe { header(data) };
-        drop(shared);
-        let text = GString::from("probe");
-        let chars = text.chars().as_ptr().cast::<u8>();
-        let text_data = string_data(&text).cast::<u8>();
-        // SAFETY: as for `data`.
-        let text_header = unsafe { header(chars) };
-        alone == [1, 8, 6]
-            && with_copy == [2, 8, 6]
-            && text_data == chars
-            && text_header[0] == 1
-            && text_header[2] == 6
-            && text_header[1] >= 6
+        let buffer = ProbeBuffer { allocator, block };
+        let words = buffer.block.cast::<u64>();
+        for i in 0..PROBE_ROOM / 8 {
+            // SAFETY: within the block, which the engine aligns to 16. Every word is
+            // distinct and at least 0x100: none reads as a size the probe checks for, and
+            // none is zero, so no engine that took one for a reference count and counted
+            // it up and down again would free the block.
+            unsafe { words.add(i).write(0x100 + i as u64) };
+        }
+        buffer.set_word(REF_COUNT_BEFORE, 1);
+        buffer.set_word(SIZE_BEFORE, size);
+        // SAFETY: `data` fits in the room after the data pointer.
+        unsafe {
+            std::ptr::write_bytes(buffer.data(), 0, PROBE_DATA_ROOM);
+            std::ptr::copy_nonoverlapping(data.as_ptr(), buffer.data(), data.len());
+        }
+        Some(buffer)
+    }
+
+    fn data(&self) -> *mut u8 {
+        // SAFETY: within the block.
+        unsafe { self.block.add(PROBE_ROOM) }
+    }
+
+    fn word(&self, before: usize) -> u64 {
+        // SAFETY: within the block's room before the data; aligned.
+        unsafe { self.data().sub(before).cast::<u64>().read() }
+    }
+
+    fn set_word(&self, before: usize, value: u64) {
+        // SAFETY: within the block's room before the data; aligned.
+        unsafe { self.data().sub(before).cast::<u64>().write(value) }
+    }
+
+    /// The words before the data, in order.
+    fn room(&self) -> Vec<u64> {
+        (1..=PROBE_ROOM / 8)
+            .rev()
+            .map(|i| self.word(i * 8))
+            .collect()
+    }
+}
+
+impl Drop for ProbeBuffer {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `new`, freed once; no engine value holds it any more.
+        unsafe { self.allocator.free(self.block) }
+    }
+}
+
+impl Buffers {
+    /// The probe (see the module docs): the layout on a buffer of its own, then the
+    /// allocator's pairing on a buffer made as the codec makes them.
+    fn find() -> Result<(Self, String), String> {
+        let wrong = engine_layout::wrong_layout(Probe::Buffers);
+        let allocator = Allocator::find();
+        Self::check_packed_layout(allocator, wrong)?;
+        Self::check_string_layout(allocator)?;
+        let buffers = Buffers { allocator };
+        buffers.check_engine_resizes_and_frees()?;
+        Ok((
+            buffers,
+            format!(
+                "reference count, capacity and size {REF_COUNT_BEFORE}, {CAPACITY_BEFORE} \
+                 and {SIZE_BEFORE} bytes before the data, as the engine read and counted \
+                 them in a buffer of the probe's own; a buffer made with {} resized and \
+                 freed by the engine",
+                allocator.name()
+            ),
+        ))
+    }
+
+    /// A PackedByteArray holding the probe's buffer: the engine must see its size and
+    /// bytes, and a copy must count its reference count (and nothing else) up, then down.
+    /// With `wrong`, the size is written one word off, where a sound probe must notice.
+    fn check_packed_layout(allocator: Allocator, wrong: bool) -> Result<(), String> {
+        let buffer = ProbeBuffer::new(allocator, PROBE_BYTES.len() as u64, &PROBE_BYTES)
+            .ok_or("could not allocate the probe's buffer")?;
+        if wrong {
+            // The size in the padding word, the size word left as filler.
+            buffer.set_word(SIZE_BEFORE, buffer.word(PADDING_BEFORE));
+            buffer.set_word(PADDING_BEFORE, PROBE_BYTES.len() as u64);
+        }
+        let before = buffer.room();
+        let mut bytes = PackedByteArray::new();
+        if !packed_data(&bytes).is_null() {
+            return Err("a new PackedByteArray holds a buffer".into());
+        }
+        // SAFETY: the array is empty (its pointer word is null) and held only here; it
+        // takes the probe's buffer, which it gives back below before anything else sees it.
+        unsafe {
+            bytes
+                .sys_mut()
+                .cast::<*mut u8>()
+                .add(PACKED_POINTER_WORD)
+                .write(buffer.data())
+        };
+        // The bytes are read only if the size is the expected one: a larger one would
+        // reach past the buffer.
+        let len = bytes.len();
+        let seen = (len == PROBE_BYTES.len()).then(|| bytes.as_slice().to_vec());
+        let copy = bytes.clone();
+        let counted = buffer.room();
+        drop(copy);
+        let after = buffer.room();
+        // SAFETY: give the buffer back: the array is empty again, as it was made.
+        unsafe {
+            bytes
+                .sys_mut()
+                .cast::<*mut u8>()
+                .add(PACKED_POINTER_WORD)
+                .write(std::ptr::null_mut())
+        };
+        drop(bytes);
+        if seen.as_deref() != Some(&PROBE_BYTES[..]) {
+            return Err(format!(
+                "the engine read a PackedByteArray of the probe's buffer as {len} bytes {seen:?}"
+            ));
+        }
+        let ref_count_word = (PROBE_ROOM - REF_COUNT_BEFORE) / 8;
+        let mut expected = before.clone();
+        expected[ref_count_word] += 1;
+        if counted != expected || after != before {
+            return Err("a copy did not count the reference count word up and down".into());
+        }
+        Ok(())
+    }
+
+    /// A String holding the probe's buffer: the engine must read its characters.
+    fn check_string_layout(allocator: Allocator) -> Result<(), String> {
+        let chars: Vec<u8> = PROBE_TEXT
+            .chars()
+            .chain(['\0'])
+            .flat_map(|c| u32::from(c).to_le_bytes())
+            .collect();
+        let buffer = ProbeBuffer::new(allocator, PROBE_TEXT.len() as u64 + 1, &chars)
+            .ok_or("could not allocate the probe's buffer")?;
+        let mut text = GString::new();
+        if !string_data(&text).is_null() {
+            return Err("a new String holds a buffer".into());
+        }
+        // SAFETY: the String is empty (its one word is null) and held only here; it takes
+        // the probe's buffer, which it gives back below.
+        unsafe { text.string_sys_mut().cast::<*mut u8>().write(buffer.data()) };
+        // The characters are read only if the length is the expected one.
+        let len = text.len();
+        let seen = (len == PROBE_TEXT.len()).then(|| text.to_string());
+        // SAFETY: give the buffer back: the String is empty again.
+        unsafe {
+            text.string_sys_mut()
+                .cast::<*mut u8>()
+                .write(std::ptr::null_mut())
+        };
+        drop(text);
+        if seen.as_deref() != Some(PROBE_TEXT) {
+            return Err(format!(
+                "the engine read a String of the probe's buffer as {len} characters {seen:?}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// A PackedByteArray of a buffer made as the codec makes them, grown by the engine
+    /// (which reallocates it), shared and changed (copied on write), then dropped (freed
+    /// by the engine): the same allocator and padding, or the engine's allocator would
+    /// have complained or crashed here, at start-up, not in a game.
+    fn check_engine_resizes_and_frees(&self) -> Result<(), String> {
+        let mut bytes = PackedByteArray::new();
+        // SAFETY: a new array held only here; every byte is written right after.
+        let data = unsafe { self.attach::<u8>(bytes.sys_mut().cast(), PROBE_BYTES.len()) };
+        if data.is_null() {
+            return Err("could not allocate a buffer".into());
+        }
+        // SAFETY: the buffer holds `PROBE_BYTES.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(PROBE_BYTES.as_ptr(), data, PROBE_BYTES.len()) };
+        let mut shared = bytes.clone();
+        shared.resize(3);
+        bytes.resize(PROBE_BYTES.len() + 1);
+        bytes.resize(4096);
+        let kept = bytes.as_slice()[..PROBE_BYTES.len() + 1].to_vec();
+        let mut expected = PROBE_BYTES.to_vec();
+        expected.push(0);
+        if kept != expected || shared.as_slice() != &PROBE_BYTES[..3] || bytes.len() != 4096 {
+            return Err("a buffer made here did not keep its bytes when the engine grew it".into());
+        }
+        Ok(())
     }
 
     /// A new buffer of `len` elements of `T` (uninitialized), referenced once; returns its
@@ -129,8 +396,7 @@ impl Buffers {
         else {
             return std::ptr::null_mut();
         };
-        // SAFETY: the engine's allocator, the one `CowData` allocates and frees with.
-        let memory = unsafe { (self.mem_alloc)(bytes) }.cast::<u8>();
+        let memory = self.allocator.alloc(bytes);
         if memory.is_null() {
             return memory.cast();
         }
@@ -141,6 +407,7 @@ impl Buffers {
             data.sub(REF_COUNT_BEFORE).cast::<u64>().write(1);
             data.sub(CAPACITY_BEFORE).cast::<u64>().write(len as u64);
             data.sub(SIZE_BEFORE).cast::<u64>().write(len as u64);
+            data.sub(PADDING_BEFORE).cast::<u64>().write(len as u64);
             data.cast()
         }
     }
@@ -230,7 +497,7 @@ impl Buffers {
         // SAFETY: the layout is known: a live buffer's size word counts its characters and
         // the NUL after them, which stay as they are while `text` is borrowed.
         unsafe {
-            let size = header(data.cast())[2] as usize;
+            let size = size_word(data.cast()) as usize;
             std::slice::from_raw_parts(data, size.saturating_sub(1))
         }
     }
@@ -248,7 +515,7 @@ pub fn bytes_of(array: &PackedByteArray) -> &[u8] {
     }
     // SAFETY: the layout is known: a live buffer's size word counts its bytes, which stay
     // as they are while `array` is borrowed.
-    unsafe { std::slice::from_raw_parts(data, header(data)[2] as usize) }
+    unsafe { std::slice::from_raw_parts(data, size_word(data) as usize) }
 }
 
 /// Sizes the new, empty packed array `array` to `len` elements for the caller to write,

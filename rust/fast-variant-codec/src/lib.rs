@@ -4,8 +4,10 @@
 //! ([`write`]); decoding has the codec's decoder build engine Variants straight from the
 //! bytes ([`read`]), the rarer values through the codec's own value model
 //! ([`to_variant`]). Values are read and made in place through the GDExtension interface
-//! ([`raw`]); strings go from UTF-32 to UTF-8 without a Rust `String` ([`text`]); large
-//! copies and batches run on a thread pool ([`parallel`]).
+//! or, where a start-up probe has checked it, the engine's memory layout ([`raw`],
+//! [`cow`]; what each probe found, and safe mode: [`engine_layout`]); strings go from
+//! UTF-32 to UTF-8 without a Rust `String` ([`text`]); large copies and batches run on a
+//! thread pool ([`parallel`]).
 
 #[cfg(not(target_endian = "little"))]
 compile_error!("the binding copies packed arrays' memory as wire bytes: little-endian hosts only");
@@ -13,6 +15,7 @@ compile_error!("the binding copies packed arrays' memory as wire bytes: little-e
 mod batch;
 mod codec_class;
 mod cow;
+mod engine_layout;
 mod failure;
 mod parallel;
 mod raw;
@@ -23,9 +26,20 @@ mod to_variant;
 mod typed_containers;
 mod write;
 
-use godot::init::{gdextension, ExtensionLibrary};
+use godot::init::{gdextension, ExtensionLibrary, InitStage};
 
 struct FastVariantCodecLibrary;
 
+// SAFETY: the one `ExtensionLibrary` of this library, registered once by `gdextension`.
 #[gdextension]
-unsafe impl ExtensionLibrary for FastVariantCodecLibrary {}
+unsafe impl ExtensionLibrary for FastVariantCodecLibrary {
+    /// With the scene classes loaded (project settings are loaded by then), on the main
+    /// thread: registers the project setting, reads the safe-mode switches and runs the
+    /// engine-layout probes, before any call can need them.
+    fn on_stage_init(stage: InitStage) {
+        if stage == InitStage::Scene {
+            engine_layout::initialize();
+            raw::ffi();
+        }
+    }
+}

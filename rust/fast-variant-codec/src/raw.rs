@@ -1,4 +1,4 @@
-//! Direct access to engine values, for the walks that touch every element: a Variant's
+//! Layer: engine memory. Direct access to engine values, for the walks that touch every element: a Variant's
 //! type and the value inside it, an Array's elements and a Dictionary's entries in place,
 //! a String's UTF-32 characters in place, Variants made without a call into the engine.
 //!
@@ -16,7 +16,14 @@
 //!   its C# glue relies on), an Array's (its Variants one after the other) and a
 //!   Dictionary's entries' (elements of a list, each holding its key and value). Each is
 //!   used only after a probe at start-up has checked it against the engine's own functions
-//!   on sample values; if a probe fails, what it covers goes through the interface.
+//!   on sample values; if a probe fails, what it covers goes through the interface. Safe
+//!   mode and the test variables are decided in [`engine_layout`](crate::engine_layout).
+//!
+//! Read-only containers: Godot 4.4's `Array::operator[] const` hands out a read-only
+//! array's elements through one scratch Variant, one at a time; later versions hand out the
+//! element itself. A probe on a read-only array tells which the running engine does; where
+//! it is the scratch, each array is asked whether it is read-only before its elements are
+//! read in place (likewise for dictionaries' values).
 //!
 //! Everything runs on the calling thread, on values the caller holds for the duration.
 
@@ -29,9 +36,11 @@ use godot::builtin::{
     Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::meta::{PackedElement, ToGodot};
+use godot::obj::Singleton;
 use godot::sys::{self, GodotFfi};
 
 use crate::cow::Buffers;
+use crate::engine_layout::{self, Probe, Verdict};
 
 /// The engine's number of Variant types this build knows (`Variant::VARIANT_MAX`).
 const TYPES: usize = sys::GDEXTENSION_VARIANT_TYPE_VARIANT_MAX as usize;
@@ -64,9 +73,11 @@ pub struct Ffi {
     string_from_utf8: sys::GDExtensionInterfaceStringNewWithUtf8CharsAndLen2,
     array_size: Method,
     array_is_typed: Method,
+    array_is_read_only: Method,
     array_resize: Method,
     dictionary_size: Method,
     dictionary_is_typed: Method,
+    dictionary_is_read_only: Method,
     bytes_resize: Method,
     bytes_index: sys::GDExtensionInterfacePackedByteArrayOperatorIndex,
     /// The probe's verdict: Variants are laid out as described in the module docs.
@@ -75,8 +86,14 @@ pub struct Ffi {
     entry_layout: bool,
     /// The probe's verdict: an Array's elements lie one after the other.
     arrays_contiguous: bool,
+    /// The probe's verdict: a read-only Array hands out its elements in place.
+    read_only_arrays_in_place: bool,
+    /// The probe's verdict: a read-only Dictionary hands out its values in place.
+    read_only_dictionaries_in_place: bool,
     /// Strings made directly, when the engine's buffers are laid out as `cow` expects.
     buffers: Option<&'static Buffers>,
+    /// What each probe of this module found.
+    verdicts: Vec<(Probe, Verdict)>,
 }
 
 /// A builtin method, called directly (`ptrcall`): the engine's `Array::size`, …
@@ -91,8 +108,14 @@ fn method(interface: &sys::GDExtensionInterface, t: VariantType, name: &str, has
 }
 
 const SIZE_HASH: i64 = 3173160232;
+/// `is_typed` and `is_read_only`: both `bool () const`.
 const IS_TYPED_HASH: i64 = 3918633141;
 const RESIZE_HASH: i64 = 848867239;
+
+/// The engine versions whose sources lay a Dictionary's entries out as `ENTRY_*` say
+/// (`HashMapElement` in core/templates/hash_map.h: next, prev, key, value): on these the
+/// probe reads the words of an entry, which lie inside it; on any other it does not run.
+const ENTRY_LAYOUT_VERSIONS: std::ops::RangeInclusive<(i64, i64)> = (4, 4)..=(4, 6);
 
 /// The functions, fetched on first use (the binding is initialized by then: this runs
 /// inside calls from Godot).
@@ -105,10 +128,10 @@ pub fn ffi() -> &'static Ffi {
         let getter = interface.variant_get_ptr_internal_getter;
         let mut ffi = Ffi {
             get_type: interface.variant_get_type,
-            // SAFETY: every id below VARIANT_MAX is a valid type to ask about; nil holds
-            // nothing (and the engine complains when asked).
+            // Nil holds nothing (and the engine complains when asked).
             internal: std::array::from_fn(|t| match t {
                 0 => None,
+                // SAFETY: every id below VARIANT_MAX is a valid type to ask about.
                 t => unsafe { getter(t as sys::GDExtensionVariantType) },
             }),
             iter_init: interface.variant_iter_init,
@@ -123,12 +146,24 @@ pub fn ffi() -> &'static Ffi {
             string_from_utf8: interface.string_new_with_utf8_chars_and_len2,
             array_size: method(interface, VariantType::ARRAY, "size", SIZE_HASH),
             array_is_typed: method(interface, VariantType::ARRAY, "is_typed", IS_TYPED_HASH),
+            array_is_read_only: method(
+                interface,
+                VariantType::ARRAY,
+                "is_read_only",
+                IS_TYPED_HASH,
+            ),
             array_resize: method(interface, VariantType::ARRAY, "resize", RESIZE_HASH),
             dictionary_size: method(interface, VariantType::DICTIONARY, "size", SIZE_HASH),
             dictionary_is_typed: method(
                 interface,
                 VariantType::DICTIONARY,
                 "is_typed",
+                IS_TYPED_HASH,
+            ),
+            dictionary_is_read_only: method(
+                interface,
+                VariantType::DICTIONARY,
+                "is_read_only",
                 IS_TYPED_HASH,
             ),
             bytes_resize: method(
@@ -141,13 +176,22 @@ pub fn ffi() -> &'static Ffi {
             layout: false,
             entry_layout: false,
             arrays_contiguous: false,
+            read_only_arrays_in_place: false,
+            read_only_dictionaries_in_place: false,
             buffers: crate::cow::buffers(),
+            verdicts: Vec::new(),
         };
-        ffi.layout = ffi.probe_layout();
-        ffi.entry_layout = ffi.layout && ffi.probe_entry_layout();
-        ffi.arrays_contiguous = ffi.probe_arrays_contiguous();
+        ffi.run_probes();
         ffi
     })
+}
+
+/// Every probe's verdict (this module's and [`cow`](crate::cow)'s), in
+/// [`Probe::ALL`]'s order.
+pub fn verdicts() -> Vec<(Probe, &'static Verdict)> {
+    let mut all: Vec<(Probe, &Verdict)> = ffi().verdicts.iter().map(|(p, v)| (*p, v)).collect();
+    all.push((Probe::Buffers, crate::cow::verdict()));
+    all
 }
 
 /// A Variant's 24 bytes as three words.
@@ -251,8 +295,66 @@ fn owns_nothing(t: VariantType) -> bool {
 }
 
 impl Ffi {
-    /// Checks the Variant layout against the engine's own functions on sample values.
-    fn probe_layout(&self) -> bool {
+    /// Runs this module's probes, each as [`engine_layout::check`] decides, in the order
+    /// of their dependencies.
+    fn run_probes(&mut self) {
+        let (variant, found) = engine_layout::check(Probe::Variant, &[], || {
+            let wrong = engine_layout::wrong_layout(Probe::Variant);
+            self.probe_layout(if wrong {
+                VALUE_OFFSET + 8
+            } else {
+                VALUE_OFFSET
+            })
+        });
+        self.layout = found.is_some();
+        let (arrays, found) = engine_layout::check(Probe::ArrayElements, &[], || {
+            let wrong = engine_layout::wrong_layout(Probe::ArrayElements);
+            self.probe_arrays_contiguous(if wrong { 2 } else { 1 })
+        });
+        self.arrays_contiguous = found.is_some();
+        let (read_only_arrays, found) = engine_layout::check(
+            Probe::ReadOnlyArrays,
+            &[(Probe::ArrayElements, &arrays)],
+            || {
+                let wrong = engine_layout::wrong_layout(Probe::ReadOnlyArrays);
+                self.probe_read_only_arrays(if wrong { 2 } else { 1 })
+            },
+        );
+        self.read_only_arrays_in_place = found.is_some();
+        let (entries, found) = engine_layout::check(
+            Probe::DictionaryEntries,
+            &[(Probe::Variant, &variant)],
+            || {
+                let wrong = engine_layout::wrong_layout(Probe::DictionaryEntries);
+                self.probe_entry_layout(if wrong {
+                    ENTRY_PREV_OFFSET
+                } else {
+                    ENTRY_KEY_OFFSET
+                })
+            },
+        );
+        self.entry_layout = found.is_some();
+        let (read_only_dictionaries, found) = engine_layout::check(
+            Probe::ReadOnlyDictionaries,
+            &[(Probe::DictionaryEntries, &entries)],
+            || {
+                let wrong = engine_layout::wrong_layout(Probe::ReadOnlyDictionaries);
+                self.probe_read_only_dictionaries(if wrong { 8 } else { 0 })
+            },
+        );
+        self.read_only_dictionaries_in_place = found.is_some();
+        self.verdicts = vec![
+            (Probe::Variant, variant),
+            (Probe::ArrayElements, arrays),
+            (Probe::ReadOnlyArrays, read_only_arrays),
+            (Probe::DictionaryEntries, entries),
+            (Probe::ReadOnlyDictionaries, read_only_dictionaries),
+        ];
+    }
+
+    /// Checks the Variant layout against the engine's own functions on sample values of
+    /// its own: the type word, the value's address (expected at `value_offset`) and bytes.
+    fn probe_layout(&self, value_offset: usize) -> Result<((), String), String> {
         fn value_bytes(v: &Variant) -> [u8; 16] {
             let [a, b] = value_words(v);
             let mut out = [0; 16];
@@ -261,13 +363,15 @@ impl Ffi {
             out
         }
         let check = |v: &Variant, expected: &[u8]| {
+            // SAFETY: `v` is a live Variant.
             let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
+            // SAFETY: `t` is `v`'s type.
             let at = unsafe { self.internal_by_getter(v, t) };
             type_word(v) == t.sys()
                 && at
                     == std::ptr::from_ref(v)
                         .cast::<u8>()
-                        .wrapping_add(VALUE_OFFSET)
+                        .wrapping_add(value_offset)
                         .cast()
                 && value_bytes(v)[..expected.len()] == *expected
         };
@@ -279,14 +383,16 @@ impl Ffi {
         let dictionary = VarDictionary::new();
         // SAFETY: reads of the gdext values' own bytes (the engine values they wrap).
         let text_bytes: [u8; 8] = unsafe { text.string_sys().cast::<[u8; 8]>().read_unaligned() };
+        // SAFETY: as above.
         let array_bytes: [u8; 8] = unsafe { array.sys().cast::<[u8; 8]>().read_unaligned() };
         let dictionary_bytes: [u8; 8] =
+            // SAFETY: as above.
             unsafe { dictionary.sys().cast::<[u8; 8]>().read_unaligned() };
         let mut floats = [0u8; 16];
         for (i, x) in [1.5f32, -2.0, 3.25, 0.5].iter().enumerate() {
             floats[i * 4..i * 4 + 4].copy_from_slice(&x.to_le_bytes());
         }
-        type_word(&nil) == 0
+        let ok = type_word(&nil) == 0
             && check(&true.to_variant(), &[1])
             && check(&int.to_variant(), &int.to_le_bytes())
             && check(&float.to_variant(), &float.to_le_bytes())
@@ -308,6 +414,7 @@ impl Ffi {
             ]
             .iter()
             .all(|v| {
+                // SAFETY: `v` is a live Variant.
                 let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
                 let expected: Vec<u8> = match t {
                     VariantType::VECTOR2I => bytes_of(&v.to::<Vector2i>()).to_vec(),
@@ -323,33 +430,130 @@ impl Ffi {
                 check(v, &expected)
             })
             // The probe's own values made the raw way equal the engine's.
-            && value_words(&int.to_variant()) == [int as u64, 0]
+            && value_words(&int.to_variant()) == [int as u64, 0];
+        if ok {
+            Ok((
+                (),
+                format!(
+                    "type word at 0 and value at {VALUE_OFFSET} of 24 bytes, checked on \
+                     values of 18 types made by the engine"
+                ),
+            ))
+        } else {
+            Err(format!(
+                "a value made by the engine is not where it was expected (type word at 0, \
+                 value at {value_offset})"
+            ))
+        }
     }
 
-    /// Whether an Array's elements lie one after the other, as the engine's
-    /// `Vector<Variant>` keeps them: checked on an array of three.
-    fn probe_arrays_contiguous(&self) -> bool {
+    /// Whether an Array's elements lie one after the other, `stride` elements apart, as
+    /// the engine's `Vector<Variant>` keeps them (stride 1): checked on an array of three,
+    /// comparing the addresses both index functions give (nothing is read).
+    fn probe_arrays_contiguous(&self, stride: usize) -> Result<((), String), String> {
         let mut array = VarArray::new();
         // SAFETY: an array held only here, of three elements after the resize.
-        unsafe {
+        let ok = unsafe {
             self.array_resize(array.sys_mut(), 3);
             let mutable = array.sys_mut();
             let first = (self.array_index)(mutable, 0).cast::<Variant>();
             (1..3).all(|i| {
-                let expected = first.add(i as usize);
+                let expected = first.wrapping_add(i as usize * stride);
                 (self.array_index)(mutable, i).cast::<Variant>() == expected
                     && (self.array_index_const)(mutable.cast_const(), i).cast::<Variant>()
                         == expected
             })
+        };
+        if ok {
+            Ok((
+                (),
+                "elements one after the other, checked on an array of three".into(),
+            ))
+        } else {
+            Err(format!(
+                "the elements of an array of three are not {stride} Variant(s) apart"
+            ))
         }
     }
 
-    /// Checks the entries' layout (`ENTRY_*`) on a dictionary of three int entries: where
-    /// the engine's lookup finds each value, its key is just before it, and the elements
-    /// link to each other in the order the entries were made. Only compares addresses (it
-    /// follows none it read), reading the elements' words (or, were the layout different,
-    /// the bytes just before an allocation, which `malloc` headers occupy).
-    fn probe_entry_layout(&self) -> bool {
+    /// Whether the const index of a read-only Array gives its elements themselves (one
+    /// after the other, `stride` apart), not a scratch copy: an array of three, made
+    /// read-only, compared by address with where its elements were (nothing is read).
+    fn probe_read_only_arrays(&self, stride: usize) -> Result<((), String), String> {
+        let mut array = VarArray::new();
+        // SAFETY: an array held only here, of three elements after the resize.
+        let first = unsafe {
+            self.array_resize(array.sys_mut(), 3);
+            (self.array_index)(array.sys_mut(), 0).cast::<Variant>()
+        };
+        let array = array.into_read_only();
+        // SAFETY: indices below the size of a live array.
+        let ok = (0..3).all(|i| unsafe {
+            (self.array_index_const)(array.sys(), i).cast::<Variant>()
+                == first.wrapping_add(i as usize * stride)
+        });
+        if ok {
+            Ok((
+                (),
+                "a read-only array hands out its elements in place, checked on an array of three"
+                    .into(),
+            ))
+        } else {
+            Err("a read-only array hands out its elements through a scratch copy".into())
+        }
+    }
+
+    /// Whether the const lookup of a read-only Dictionary gives its values themselves, not
+    /// a scratch copy: a dictionary of three, made read-only, compared by address with
+    /// where its values were, `skew` bytes off (nothing is read).
+    fn probe_read_only_dictionaries(&self, skew: usize) -> Result<((), String), String> {
+        let keys = [0x1111_i64, 0x2222, 0x3333].map(|key| key.to_variant());
+        let mut dictionary = VarDictionary::new();
+        for key in &keys {
+            self.set_entry(&mut dictionary, key, 1.to_variant());
+        }
+        let values = |dictionary: &VarDictionary| -> Vec<*const u8> {
+            keys.iter()
+                .map(|key| {
+                    // SAFETY: a live dictionary and key; the lookup does not change it.
+                    unsafe { (self.dictionary_index_const)(dictionary.sys(), key.var_sys()) }
+                        .cast_const()
+                        .cast::<u8>()
+                })
+                .collect()
+        };
+        let before: Vec<*const u8> = values(&dictionary)
+            .into_iter()
+            .map(|value| value.wrapping_add(skew))
+            .collect();
+        let dictionary = dictionary.into_read_only();
+        if values(&dictionary) == before {
+            Ok((
+                (),
+                "a read-only dictionary hands out its values in place, checked on one of three"
+                    .into(),
+            ))
+        } else {
+            Err("a read-only dictionary hands out its values through a scratch copy".into())
+        }
+    }
+
+    /// Checks the entries' layout (`ENTRY_*`, the key expected at `key_offset`) on a
+    /// dictionary of three int entries: where the engine's lookup finds each value, its
+    /// key is before it, and the elements link to each other in the order the entries were
+    /// made. Runs only on the engine versions whose entries are laid out so
+    /// ([`ENTRY_LAYOUT_VERSIONS`]), where every word it reads lies inside an entry the
+    /// lookup found; it follows no address it read.
+    fn probe_entry_layout(&self, key_offset: usize) -> Result<((), String), String> {
+        let version = godot::classes::Engine::singleton().get_version_info();
+        let number = |part: &str| version.get(part).and_then(|v| v.try_to::<i64>().ok());
+        let (major, minor) = (number("major").unwrap_or(0), number("minor").unwrap_or(0));
+        if !ENTRY_LAYOUT_VERSIONS.contains(&(major, minor)) {
+            return Err(format!(
+                "not run: Godot {major}.{minor}'s dictionary entries are not known to be laid \
+                 out as in 4.4 to 4.6"
+            ));
+        }
         let keys = [0x1111_i64, 0x2222, 0x3333];
         let value_of = |key: i64| key * 7 + 1;
         let mut dictionary = VarDictionary::new();
@@ -360,36 +564,53 @@ impl Ffi {
                 value_of(key).to_variant(),
             );
         }
-        let elements: Vec<*const u8> = keys
-            .iter()
-            .map(|key| {
-                // SAFETY: a live dictionary and key; the lookup does not change it.
-                let value = unsafe {
-                    (self.dictionary_index_const)(dictionary.sys(), key.to_variant().var_sys())
-                };
+        let mut elements = Vec::new();
+        for key in keys {
+            // SAFETY: a live dictionary and key; the lookup does not change it.
+            let value = unsafe {
+                (self.dictionary_index_const)(dictionary.sys(), key.to_variant().var_sys())
+            };
+            if value.is_null() {
+                return Err("the engine did not find a key it was given".into());
+            }
+            elements.push(
                 value
                     .cast_const()
                     .cast::<u8>()
-                    .wrapping_sub(ENTRY_VALUE_OFFSET)
-            })
-            .collect();
+                    .wrapping_sub(ENTRY_VALUE_OFFSET),
+            );
+        }
         let int = VariantType::INT.sys() as u64;
-        elements.iter().enumerate().all(|(i, &element)| {
-            // SAFETY: reads of heap memory at and just before the engine's allocations.
+        let ok = elements.iter().enumerate().all(|(i, &element)| {
+            // SAFETY: on these versions each element is a `HashMapElement<Variant,
+            // Variant>` of 64 bytes, and every offset read is below that.
             let word = |offset: usize| unsafe {
                 element.wrapping_add(offset).cast::<u64>().read_unaligned()
             };
             let next = elements.get(i + 1).map_or(0, |&e| e as u64);
             let prev = i.checked_sub(1).map_or(0, |p| elements[p] as u64);
-            // The lookup found the value (nothing is read otherwise).
-            !element.wrapping_add(ENTRY_VALUE_OFFSET).is_null()
-                && word(ENTRY_NEXT_OFFSET) == next
+            word(ENTRY_NEXT_OFFSET) == next
                 && word(ENTRY_PREV_OFFSET) == prev
-                && word(ENTRY_KEY_OFFSET) as u32 as u64 == int
-                && word(ENTRY_KEY_OFFSET + VALUE_OFFSET) == keys[i] as u64
+                && word(key_offset) as u32 as u64 == int
+                && word(key_offset + VALUE_OFFSET) == keys[i] as u64
                 && word(ENTRY_VALUE_OFFSET) as u32 as u64 == int
                 && word(ENTRY_VALUE_OFFSET + VALUE_OFFSET) == value_of(keys[i]) as u64
-        })
+        });
+        if ok {
+            Ok((
+                (),
+                format!(
+                    "Godot {major}.{minor}: entries in a list of elements (next, prev, key at \
+                     {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET}), checked on a \
+                     dictionary of three"
+                ),
+            ))
+        } else {
+            Err(format!(
+                "the entries of a dictionary of three are not laid out as expected (key at \
+                 {key_offset}, value at {ENTRY_VALUE_OFFSET})"
+            ))
+        }
     }
 
     /// The engine's type of a Variant. Unlike `Variant::get_type`, a null or freed object
@@ -418,6 +639,7 @@ impl Ffi {
                 .wrapping_add(VALUE_OFFSET)
                 .cast()
         } else {
+            // SAFETY: as the caller promises, `t` is `v`'s type.
             unsafe { self.internal_by_getter(v, t) }
         }
     }
@@ -435,6 +657,8 @@ impl Ffi {
     /// `t` must be `v`'s type and `T` the layout of that type's value.
     #[inline]
     pub unsafe fn read<T: Copy>(&self, v: &Variant, t: VariantType) -> T {
+        // SAFETY: `t` is `v`'s type and `T` its value's layout (the caller's promise): the
+        // pointer is to a live value of `T`'s size.
         unsafe { self.internal(v, t).cast::<T>().read_unaligned() }
     }
 
@@ -445,6 +669,7 @@ impl Ffi {
     /// `t` must be `v`'s type and `T` a transparent wrapper of that type's value.
     #[inline]
     pub unsafe fn borrow<'v, T>(&self, v: &'v Variant, t: VariantType) -> &'v T {
+        // SAFETY: as for `read`; the reference lives as long as `v`.
         unsafe { &*self.internal(v, t).cast::<T>() }
     }
 
@@ -456,6 +681,7 @@ impl Ffi {
     /// `t` must be `v`'s type and `T` gdext's type for it.
     #[inline]
     pub unsafe fn view<T: Viewable>(&self, v: &Variant, t: VariantType) -> ManuallyDrop<T> {
+        // SAFETY: `t` is `v`'s type (the caller's promise).
         let src = unsafe { self.internal(v, t) }.cast::<u8>();
         // SAFETY: gdext's value is the engine's bytes (plus caches it initializes itself);
         // `new_from_sys` would take a reference, which this view must not.
@@ -474,6 +700,8 @@ impl Ffi {
     unsafe fn call0<R: Default>(&self, m: Method, base: *const c_void) -> R {
         let m = m.expect("the engine has this builtin method");
         let mut ret = R::default();
+        // SAFETY: `base` is a live value of the method's type and `R` its return type (the
+        // caller's promise); no arguments.
         unsafe {
             m(
                 base.cast_mut().cast(),
@@ -491,6 +719,7 @@ impl Ffi {
     /// `array` must point to a live Array.
     #[inline]
     pub unsafe fn array_size(&self, array: *const c_void) -> usize {
+        // SAFETY: a live Array (the caller's promise); `size` returns an int.
         unsafe { self.call0::<i64>(self.array_size, array) }.max(0) as usize
     }
 
@@ -498,6 +727,7 @@ impl Ffi {
     /// `array` must point to a live Array.
     #[inline]
     pub unsafe fn array_is_typed(&self, array: *const c_void) -> bool {
+        // SAFETY: a live Array (the caller's promise); `is_typed` returns a bool.
         unsafe { self.call0::<u8>(self.array_is_typed, array) != 0 }
     }
 
@@ -512,6 +742,8 @@ impl Ffi {
         let size = size as i64;
         let args = [std::ptr::from_ref(&size).cast::<c_void>()];
         let mut error = 0i64;
+        // SAFETY: a live Array that may change (the caller's promise); one int argument, an
+        // int (the error) returned.
         unsafe {
             m(
                 array,
@@ -528,6 +760,7 @@ impl Ffi {
     /// `dictionary` must point to a live Dictionary.
     #[inline]
     pub unsafe fn dictionary_size(&self, dictionary: *const c_void) -> usize {
+        // SAFETY: a live Dictionary (the caller's promise); `size` returns an int.
         unsafe { self.call0::<i64>(self.dictionary_size, dictionary) }.max(0) as usize
     }
 
@@ -535,6 +768,7 @@ impl Ffi {
     /// `dictionary` must point to a live Dictionary.
     #[inline]
     pub unsafe fn dictionary_is_typed(&self, dictionary: *const c_void) -> bool {
+        // SAFETY: a live Dictionary (the caller's promise); `is_typed` returns a bool.
         unsafe { self.call0::<u8>(self.dictionary_is_typed, dictionary) != 0 }
     }
 
@@ -551,6 +785,9 @@ impl Ffi {
         let new_size = size as i64;
         let args = [std::ptr::from_ref(&new_size).cast::<c_void>()];
         let mut error = 0i64;
+        // SAFETY: a live PackedByteArray that may change (the caller's promise); one int
+        // argument, an int returned. Its memory, when not empty, holds `size` bytes until it
+        // changes, which the caller rules out for `'a`.
         unsafe {
             m(
                 bytes.cast(),
@@ -576,12 +813,17 @@ impl Ffi {
         array: sys::GDExtensionConstTypePtr,
         i: usize,
     ) -> &'a Variant {
+        // SAFETY: `i` is below the size (the caller's promise), so the engine returns the
+        // element's address (or, on a read-only array in Godot 4.4, its scratch copy's),
+        // valid while the array is unchanged.
         unsafe { &*(self.array_index_const)(array, i as i64).cast::<Variant>() }
     }
 
     /// The `len` elements of the Array at `array` (its `sys()`), in place, when they lie
     /// one after the other in its memory (the engine's `Vector<Variant>`; probed at
-    /// start-up): one call into the engine for them all, not one per element.
+    /// start-up): one call into the engine for them all, not one per element. On an engine
+    /// that hands out a read-only array's elements through a scratch copy, `None` for a
+    /// read-only array (one call more to ask).
     ///
     /// # Safety
     /// `len` must be the array's size, and the array outlive `'a` unchanged (no script
@@ -597,6 +839,12 @@ impl Ffi {
         }
         if len == 0 {
             return Some(&[]);
+        }
+        if !self.read_only_arrays_in_place
+            // SAFETY: `array` points to a live Array.
+            && unsafe { self.call0::<u8>(self.array_is_read_only, array.cast()) } != 0
+        {
+            return None;
         }
         // SAFETY: below the size; the elements stay where they are while `array` does.
         unsafe {
@@ -638,6 +886,8 @@ impl Ffi {
         i: usize,
         item: Variant,
     ) {
+        // SAFETY: `i` is below the size of an array held only here (the caller's promise): the
+        // slot is the element itself, which `store` replaces.
         unsafe {
             let slot = (self.array_index)(array, i as i64).cast::<Variant>();
             self.store(slot, item);
@@ -650,6 +900,8 @@ impl Ffi {
     /// `slot` must point to a live Variant that may be replaced.
     #[inline]
     pub unsafe fn store(&self, slot: *mut Variant, value: Variant) {
+        // SAFETY: `slot` is a live Variant that may be replaced (the caller's promise); a nil
+        // owns nothing, so overwriting it drops nothing.
         unsafe {
             if self.layout && type_word(&*slot) == 0 {
                 // A nil (a new slot) owns nothing: overwrite it, a word at a time (see
@@ -707,7 +959,10 @@ impl Ffi {
             let mut key = Variant::nil();
             let mut valid = 0u8;
             let mut more = (self.iter_init)(v.var_sys(), key.var_sys_mut().cast(), &mut valid) != 0;
-            if more && self.entry_layout {
+            let in_place = self.entry_layout
+                && (self.read_only_dictionaries_in_place
+                    || self.call0::<u8>(self.dictionary_is_read_only, dictionary) == 0);
+            if more && in_place {
                 let first = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
                 self.drop_variant(key);
                 let mut element = if first.is_null() {
@@ -774,6 +1029,8 @@ impl Ffi {
     pub unsafe fn make_string(&self, slot: *mut GString, text: &str) {
         debug_assert!(!text.contains('\0'), "decoded text ends at its first NUL");
         let dest = slot.cast();
+        // SAFETY: `slot` is an empty String or memory for one (the caller's promise); each
+        // branch initializes it once, from text without NUL (the decoder's).
         unsafe {
             if let Some(s) = self.buffers.and_then(|buffers| buffers.string(text)) {
                 slot.write(s);
@@ -802,6 +1059,8 @@ impl Ffi {
     #[inline]
     unsafe fn from_words(t: VariantType, value: [u64; 2]) -> Variant {
         let words: Words = [t.sys() as u32 as u64, value[0], value[1]];
+        // SAFETY: the layout is known and `value` a valid value of `t` (the caller's promise):
+        // these are the bytes of such a Variant.
         unsafe { std::mem::transmute::<Words, Variant>(words) }
     }
 
