@@ -8,13 +8,13 @@
 //! packed arrays copied in bulk from their memory. It runs on the calling thread, which
 //! the engine values belong to.
 
-use godot::builtin::inner::InnerDictionary;
+use godot::builtin::inner::{InnerArray, InnerDictionary};
 use godot::builtin::{
     Aabb, AnyArray, Basis, GString, NodePath, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
     PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
-    Rect2, Rid, Signal, StringName, Transform2D, Transform3D, VarDictionary, Variant, VariantType,
-    Vector2, Vector3, Vector4,
+    Rect2, Rid, Signal, StringName, Transform2D, Transform3D, VarArray, VarDictionary, Variant,
+    VariantType, Vector2, Vector3, Vector4,
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
@@ -128,18 +128,22 @@ impl<S: Sink> VariantWriter<S> {
         let t = self.ffi.type_of(v);
         match t {
             VariantType::NIL => self.enc.nil(),
-            // SAFETY (the reads): each arm reads the type the engine reported, with the
-            // layout the engine gives it.
+            // SAFETY: `t` is `v`'s type (`type_of` above), a `bool`: one byte, 0 or 1.
             VariantType::BOOL => self.enc.bool(unsafe { self.ffi.read::<u8>(v, t) } != 0),
+            // SAFETY: `t` is `v`'s type, an `int64_t`.
             VariantType::INT => self.enc.int(unsafe { self.ffi.read::<i64>(v, t) }),
+            // SAFETY: `t` is `v`'s type, a `double`.
             VariantType::FLOAT => self.enc.float(unsafe { self.ffi.read::<f64>(v, t) }),
             VariantType::STRING => {
+                // SAFETY: `t` is `v`'s type, a String, which gdext's `GString` wraps
+                // transparently; borrowed while `v` is.
                 let s: &GString = unsafe { self.ffi.borrow(v, t) };
                 let text = self.text(s, "String", depth)?;
                 self.enc.string(&text)?;
             }
             VariantType::VECTOR2 => self.reals::<2>(v, t, WireType::Vector2),
             VariantType::VECTOR3 => self.reals::<3>(v, t, WireType::Vector3),
+            // SAFETY: `t` is `v`'s type, a Color: four `float`s (r, g, b, a).
             VariantType::COLOR => self.enc.color(unsafe { self.ffi.read(v, t) }),
             VariantType::ARRAY | VariantType::DICTIONARY => {
                 stack_room::step(|| self.container(v, t, depth))?
@@ -171,167 +175,205 @@ impl<S: Sink> VariantWriter<S> {
     }
 
     /// The types no walk leans on: out of line, keeping `value`'s frame small.
+    ///
+    /// `t` is `v`'s type, as `value` read it with `type_of` (as for `reals` and
+    /// `container`): every read below leans on that. A plain value is read as the gdext
+    /// type for it (`repr(C)`, the engine's layout: gdext hands these to the engine by
+    /// pointer) or as the array of its components, in this build's single-precision
+    /// `real_t`; any bits form such a value.
     #[inline(never)]
     fn other(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
-        // SAFETY (the reads): each arm reads the type the engine reported, with the layout
-        // the engine (and gdext, whose types mirror it) gives it.
-        unsafe {
-            match t {
-                VariantType::VECTOR2I => {
-                    self.enc.ints::<2>(WireType::Vector2i, self.ffi.read(v, t))
-                }
-                VariantType::RECT2 => {
-                    let r: Rect2 = self.ffi.read(v, t);
-                    let (p, s) = (r.position, r.size);
-                    self.enc
-                        .reals(WireType::Rect2, &Reals::Single([p.x, p.y, s.x, s.y]));
-                }
-                VariantType::RECT2I => self.enc.ints::<4>(WireType::Rect2i, self.ffi.read(v, t)),
-                VariantType::VECTOR3I => {
-                    self.enc.ints::<3>(WireType::Vector3i, self.ffi.read(v, t))
-                }
-                VariantType::TRANSFORM2D => {
-                    let m: Transform2D = self.ffi.read(v, t);
-                    let r = [m.a.x, m.a.y, m.b.x, m.b.y, m.origin.x, m.origin.y];
-                    self.enc.reals(WireType::Transform2D, &Reals::Single(r));
-                }
-                VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
-                VariantType::VECTOR4I => {
-                    self.enc.ints::<4>(WireType::Vector4i, self.ffi.read(v, t))
-                }
-                VariantType::PLANE => {
-                    let p: Plane = self.ffi.read(v, t);
-                    let r = [p.normal.x, p.normal.y, p.normal.z, p.d];
-                    self.enc.reals(WireType::Plane, &Reals::Single(r));
-                }
-                VariantType::QUATERNION => {
-                    let q: Quaternion = self.ffi.read(v, t);
-                    self.enc
-                        .reals(WireType::Quaternion, &Reals::Single([q.x, q.y, q.z, q.w]));
-                }
-                VariantType::AABB => {
-                    let b: Aabb = self.ffi.read(v, t);
-                    let (p, s) = (b.position, b.size);
-                    let r = [p.x, p.y, p.z, s.x, s.y, s.z];
-                    self.enc.reals(WireType::Aabb, &Reals::Single(r));
-                }
-                VariantType::BASIS => {
-                    let b: Basis = self.ffi.read(v, t);
-                    self.enc
-                        .reals(WireType::Basis, &Reals::Single(basis_rows(&b)));
-                }
-                VariantType::TRANSFORM3D => {
-                    let m: Transform3D = self.ffi.read(v, t);
-                    let r = basis_rows(&m.basis);
-                    let o = m.origin;
-                    let all = [
-                        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], o.x, o.y, o.z,
-                    ];
-                    self.enc.reals(WireType::Transform3D, &Reals::Single(all));
-                }
-                VariantType::PROJECTION => {
-                    let p: Projection = self.ffi.read(v, t);
-                    let mut columns = [0.0; 16];
-                    for (i, c) in p.cols.iter().enumerate() {
-                        columns[i * 4..i * 4 + 4].copy_from_slice(&[c.x, c.y, c.z, c.w]);
-                    }
-                    self.enc
-                        .reals(WireType::Projection, &Reals::Single(columns));
-                }
-                VariantType::STRING_NAME => {
-                    let name: &StringName = self.ffi.borrow(v, t);
-                    let s = GString::from(name);
-                    let text = self.text(&s, "StringName", depth)?;
-                    self.enc.string_name(&text)?;
-                }
-                VariantType::NODE_PATH => self.node_path(&v.to(), depth)?,
-                VariantType::RID => self.enc.rid(v.to::<Rid>().to_u64()),
-                VariantType::OBJECT => stack_room::step(|| self.object(v, depth))?,
-                VariantType::CALLABLE => self.enc.callable(),
-                VariantType::SIGNAL => {
-                    let signal: Signal = v.to();
-                    let name = GString::from(&signal.name());
-                    let text = self.text(&name, "Signal name", depth)?;
-                    // The engine writes the id even when its object is gone.
-                    let id = signal.object_id().map_or(0, |id| id.to_i64() as u64);
-                    self.enc.signal(&text, id)?;
-                }
-                VariantType::PACKED_BYTE_ARRAY => {
-                    let a = self.ffi.view::<PackedByteArray>(v, t);
-                    self.enc.packed_bytes(a.as_slice())?;
-                }
-                VariantType::PACKED_INT32_ARRAY => {
-                    let a = self.ffi.view::<PackedInt32Array>(v, t);
-                    self.enc.packed_int32s(a.as_slice())?;
-                }
-                VariantType::PACKED_INT64_ARRAY => {
-                    let a = self.ffi.view::<PackedInt64Array>(v, t);
-                    self.enc.packed_int64s(a.as_slice())?;
-                }
-                VariantType::PACKED_FLOAT32_ARRAY => {
-                    let a = self.ffi.view::<PackedFloat32Array>(v, t);
-                    self.enc.packed_float32s(a.as_slice())?;
-                }
-                VariantType::PACKED_FLOAT64_ARRAY => {
-                    let a = self.ffi.view::<PackedFloat64Array>(v, t);
-                    self.enc.packed_float64s(a.as_slice())?;
-                }
-                VariantType::PACKED_STRING_ARRAY => {
-                    let a = self.ffi.view::<PackedStringArray>(v, t);
-                    let strings = a.as_slice();
-                    self.enc.begin_packed_strings(strings.len())?;
-                    for (i, s) in strings.iter().enumerate() {
-                        // Each String's characters are an allocation of their own, away
-                        // from the others': asked for a few strings ahead, they are in
-                        // the cache when their turn comes, instead of a wait per string.
-                        if let Some(ahead) = strings.get(i + STRINGS_AHEAD) {
-                            self.ffi.prefetch_chars(ahead);
-                        }
-                        let text = self.text(s, "PackedStringArray", depth)?;
-                        self.enc.packed_string(&text)?;
-                    }
-                }
-                VariantType::PACKED_VECTOR2_ARRAY => {
-                    let a = self.ffi.view::<PackedVector2Array>(v, t);
-                    let items = plain::<Vector2, [f32; 2]>(a.as_slice());
-                    self.enc
-                        .packed_vectors(WireType::PackedVector2Array, items)?;
-                }
-                VariantType::PACKED_VECTOR3_ARRAY => {
-                    let a = self.ffi.view::<PackedVector3Array>(v, t);
-                    let items = plain::<Vector3, [f32; 3]>(a.as_slice());
-                    self.enc
-                        .packed_vectors(WireType::PackedVector3Array, items)?;
-                }
-                VariantType::PACKED_COLOR_ARRAY => {
-                    let a = self.ffi.view::<PackedColorArray>(v, t);
-                    self.enc.packed_colors(plain(a.as_slice()))?;
-                }
-                VariantType::PACKED_VECTOR4_ARRAY => {
-                    let a = self.ffi.view::<PackedVector4Array>(v, t);
-                    let items = plain::<Vector4, [f32; 4]>(a.as_slice());
-                    self.enc
-                        .packed_vectors(WireType::PackedVector4Array, items)?;
-                }
-                // Handled by `value`.
-                VariantType::NIL
-                | VariantType::BOOL
-                | VariantType::INT
-                | VariantType::FLOAT
-                | VariantType::STRING
-                | VariantType::VECTOR2
-                | VariantType::VECTOR3
-                | VariantType::COLOR
-                | VariantType::ARRAY
-                | VariantType::DICTIONARY => unreachable!("written by `value`"),
-                // A type newer than this build: the nearest the format has is nil.
-                _ => self.enc.nil(),
+        match t {
+            VariantType::VECTOR2I => {
+                // SAFETY: `t` is `v`'s type, a Vector2i: two `int32_t`s.
+                let r: [i32; 2] = unsafe { self.ffi.read(v, t) };
+                self.enc.ints(WireType::Vector2i, r);
             }
+            VariantType::RECT2 => {
+                // SAFETY: `t` is `v`'s type, a Rect2, whose layout gdext's `Rect2` has.
+                let r: Rect2 = unsafe { self.ffi.read(v, t) };
+                let (p, s) = (r.position, r.size);
+                self.enc
+                    .reals(WireType::Rect2, &Reals::Single([p.x, p.y, s.x, s.y]));
+            }
+            VariantType::RECT2I => {
+                // SAFETY: `t` is `v`'s type, a Rect2i: four `int32_t`s (position, size).
+                let r: [i32; 4] = unsafe { self.ffi.read(v, t) };
+                self.enc.ints(WireType::Rect2i, r);
+            }
+            VariantType::VECTOR3I => {
+                // SAFETY: `t` is `v`'s type, a Vector3i: three `int32_t`s.
+                let r: [i32; 3] = unsafe { self.ffi.read(v, t) };
+                self.enc.ints(WireType::Vector3i, r);
+            }
+            VariantType::TRANSFORM2D => {
+                // SAFETY: `t` is `v`'s type, a Transform2D, whose layout gdext's
+                // `Transform2D` has.
+                let m: Transform2D = unsafe { self.ffi.read(v, t) };
+                let r = [m.a.x, m.a.y, m.b.x, m.b.y, m.origin.x, m.origin.y];
+                self.enc.reals(WireType::Transform2D, &Reals::Single(r));
+            }
+            VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
+            VariantType::VECTOR4I => {
+                // SAFETY: `t` is `v`'s type, a Vector4i: four `int32_t`s.
+                let r: [i32; 4] = unsafe { self.ffi.read(v, t) };
+                self.enc.ints(WireType::Vector4i, r);
+            }
+            VariantType::PLANE => {
+                // SAFETY: `t` is `v`'s type, a Plane, whose layout gdext's `Plane` has.
+                let p: Plane = unsafe { self.ffi.read(v, t) };
+                let r = [p.normal.x, p.normal.y, p.normal.z, p.d];
+                self.enc.reals(WireType::Plane, &Reals::Single(r));
+            }
+            VariantType::QUATERNION => {
+                // SAFETY: `t` is `v`'s type, a Quaternion, whose layout gdext's
+                // `Quaternion` has.
+                let q: Quaternion = unsafe { self.ffi.read(v, t) };
+                self.enc
+                    .reals(WireType::Quaternion, &Reals::Single([q.x, q.y, q.z, q.w]));
+            }
+            VariantType::AABB => {
+                // SAFETY: `t` is `v`'s type, an AABB, whose layout gdext's `Aabb` has.
+                let b: Aabb = unsafe { self.ffi.read(v, t) };
+                let (p, s) = (b.position, b.size);
+                let r = [p.x, p.y, p.z, s.x, s.y, s.z];
+                self.enc.reals(WireType::Aabb, &Reals::Single(r));
+            }
+            VariantType::BASIS => {
+                // SAFETY: `t` is `v`'s type, a Basis, whose layout gdext's `Basis` has.
+                let b: Basis = unsafe { self.ffi.read(v, t) };
+                self.enc
+                    .reals(WireType::Basis, &Reals::Single(basis_rows(&b)));
+            }
+            VariantType::TRANSFORM3D => {
+                // SAFETY: `t` is `v`'s type, a Transform3D, whose layout gdext's
+                // `Transform3D` has.
+                let m: Transform3D = unsafe { self.ffi.read(v, t) };
+                let r = basis_rows(&m.basis);
+                let o = m.origin;
+                let all = [
+                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], o.x, o.y, o.z,
+                ];
+                self.enc.reals(WireType::Transform3D, &Reals::Single(all));
+            }
+            VariantType::PROJECTION => {
+                // SAFETY: `t` is `v`'s type, a Projection, whose layout gdext's
+                // `Projection` has.
+                let p: Projection = unsafe { self.ffi.read(v, t) };
+                let mut columns = [0.0; 16];
+                for (i, c) in p.cols.iter().enumerate() {
+                    columns[i * 4..i * 4 + 4].copy_from_slice(&[c.x, c.y, c.z, c.w]);
+                }
+                self.enc
+                    .reals(WireType::Projection, &Reals::Single(columns));
+            }
+            VariantType::STRING_NAME => {
+                // SAFETY: `t` is `v`'s type, a StringName, which gdext's `StringName`
+                // wraps transparently; borrowed while `v` is.
+                let name: &StringName = unsafe { self.ffi.borrow(v, t) };
+                let s = GString::from(name);
+                let text = self.text(&s, "StringName", depth)?;
+                self.enc.string_name(&text)?;
+            }
+            VariantType::NODE_PATH => self.node_path(&v.to(), depth)?,
+            VariantType::RID => self.enc.rid(v.to::<Rid>().to_u64()),
+            VariantType::OBJECT => stack_room::step(|| self.object(v, depth))?,
+            VariantType::CALLABLE => self.enc.callable(),
+            VariantType::SIGNAL => {
+                let signal: Signal = v.to();
+                let name = GString::from(&signal.name());
+                let text = self.text(&name, "Signal name", depth)?;
+                // The engine writes the id even when its object is gone.
+                let id = signal.object_id().map_or(0, |id| id.to_i64() as u64);
+                self.enc.signal(&text, id)?;
+            }
+            // The packed arrays: each viewed (not owned, never dropped) only within its
+            // arm, while `v` is borrowed; writing runs no script that could change it.
+            VariantType::PACKED_BYTE_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedByteArray; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
+                self.enc.packed_bytes(a.as_slice())?;
+            }
+            VariantType::PACKED_INT32_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedInt32Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
+                self.enc.packed_int32s(a.as_slice())?;
+            }
+            VariantType::PACKED_INT64_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedInt64Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
+                self.enc.packed_int64s(a.as_slice())?;
+            }
+            VariantType::PACKED_FLOAT32_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedFloat32Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
+                self.enc.packed_float32s(a.as_slice())?;
+            }
+            VariantType::PACKED_FLOAT64_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedFloat64Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
+                self.enc.packed_float64s(a.as_slice())?;
+            }
+            VariantType::PACKED_STRING_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedStringArray; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
+                let strings = a.as_slice();
+                self.enc.begin_packed_strings(strings.len())?;
+                for (i, s) in strings.iter().enumerate() {
+                    // Each String's characters are an allocation of their own, away
+                    // from the others': asked for a few strings ahead, they are in
+                    // the cache when their turn comes, instead of a wait per string.
+                    if let Some(ahead) = strings.get(i + STRINGS_AHEAD) {
+                        self.ffi.prefetch_chars(ahead);
+                    }
+                    let text = self.text(s, "PackedStringArray", depth)?;
+                    self.enc.packed_string(&text)?;
+                }
+            }
+            VariantType::PACKED_VECTOR2_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedVector2Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
+                let items = plain::<Vector2, [f32; 2]>(a.as_slice());
+                self.enc
+                    .packed_vectors(WireType::PackedVector2Array, items)?;
+            }
+            VariantType::PACKED_VECTOR3_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedVector3Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
+                let items = plain::<Vector3, [f32; 3]>(a.as_slice());
+                self.enc
+                    .packed_vectors(WireType::PackedVector3Array, items)?;
+            }
+            VariantType::PACKED_COLOR_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedColorArray; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
+                self.enc.packed_colors(plain(a.as_slice()))?;
+            }
+            VariantType::PACKED_VECTOR4_ARRAY => {
+                // SAFETY: `t` is `v`'s type, a PackedVector4Array; viewed as above.
+                let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
+                let items = plain::<Vector4, [f32; 4]>(a.as_slice());
+                self.enc
+                    .packed_vectors(WireType::PackedVector4Array, items)?;
+            }
+            // Handled by `value`.
+            VariantType::NIL
+            | VariantType::BOOL
+            | VariantType::INT
+            | VariantType::FLOAT
+            | VariantType::STRING
+            | VariantType::VECTOR2
+            | VariantType::VECTOR3
+            | VariantType::COLOR
+            | VariantType::ARRAY
+            | VariantType::DICTIONARY => unreachable!("written by `value`"),
+            // A type newer than this build: the nearest the format has is nil.
+            _ => self.enc.nil(),
         }
         Ok(())
     }
 
-    /// An Array or a Dictionary, elements read in place.
+    /// An Array or a Dictionary, elements read in place. `t` is `v`'s type (from `type_of`).
     #[inline(never)]
     fn container(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
         let fail = |kind| ValueError { depth, kind };
@@ -340,34 +382,27 @@ impl<S: Sink> VariantWriter<S> {
         // borrowed.
         let at = unsafe { ffi.internal(v, t) };
         if t == VariantType::ARRAY {
+            // SAFETY: `at` is the Array inside `v` (`t` is ARRAY), live while `v` is borrowed.
             let element_type = if unsafe { ffi.array_is_typed(at) } {
                 self.container_type(v, ARRAY_TYPE_QUERIES).map_err(fail)?
             } else {
                 ContainerType::Untyped
             };
-            let len = unsafe { ffi.array_size(at) };
-            self.enc.begin_array(&element_type, len)?;
-            // Without full objects no script runs during the walk (as for dictionaries
-            // below): the elements are read where they lie, found by one call.
-            // SAFETY: `len` is the size of the Array at `at`, which nothing resizes meanwhile.
-            let elements = (!self.mode.full_objects)
-                .then(|| unsafe { ffi.array_elements(at.cast(), len) })
-                .flatten();
-            if let Some(elements) = elements {
-                for item in elements {
-                    self.value(item, depth + 1)?;
-                }
-                return Ok(());
+            // SAFETY: `v` is an Array (`t` is ARRAY), viewed while `v` is borrowed.
+            let array = unsafe { ffi.view::<VarArray>(v, t) };
+            if !self.mode.full_objects {
+                // Without full objects no script runs during the walk (as for dictionaries
+                // below): the array cannot change under it.
+                return self.elements(&array, &element_type, depth);
             }
-            for i in 0..len {
-                // SAFETY: below the size, and nothing runs between that could resize it
-                // (elements are read, not converted by script code; property getters run
-                // for full objects only read their own object).
-                let item = unsafe { ffi.array_element(at.cast(), i) };
-                self.value(item, depth + 1)?;
-            }
-            return Ok(());
+            // With full objects, property getters run during the walk and could change the
+            // array (resize it, move its elements): it is walked as a shallow copy taken
+            // first, which only this walk holds (as dictionaries are, below).
+            let snapshot = InnerArray::from_outer(&array).duplicate(false);
+            return self.elements(&snapshot, &element_type, depth);
         }
+        // SAFETY: `at` is the Dictionary inside `v` (`t` is DICTIONARY), live while `v` is
+        // borrowed.
         let (key_type, value_type) = if unsafe { ffi.dictionary_is_typed(at) } {
             (
                 self.container_type(v, KEY_TYPE_QUERIES).map_err(fail)?,
@@ -486,6 +521,35 @@ impl<S: Sink> VariantWriter<S> {
     /// It asks the engine by method name: gdext 0.5.5's `element_type()` registers the class
     /// name so that gdext's own later use of that engine class panics. Typed containers
     /// are the exception, so the few calls are of no weight.
+    /// An Array's header and elements, read where they lie (found by one call) when they
+    /// lie one after the other, else one call per element. Nothing may change `array`
+    /// meanwhile: no script runs, or only this walk holds it.
+    fn elements(
+        &mut self,
+        array: &AnyArray,
+        element_type: &ContainerType,
+        depth: usize,
+    ) -> Result<(), WriteError> {
+        let ffi = self.ffi;
+        let at = array.sys();
+        // SAFETY: `at` is a live Array.
+        let len = unsafe { ffi.array_size(at.cast()) };
+        self.enc.begin_array(element_type, len)?;
+        // SAFETY: `len` is the array's size, and nothing changes it during the walk.
+        if let Some(elements) = unsafe { ffi.array_elements(at, len) } {
+            for item in elements {
+                self.value(item, depth + 1)?;
+            }
+            return Ok(());
+        }
+        for i in 0..len {
+            // SAFETY: below the size, which nothing changes during the walk.
+            let item = unsafe { ffi.array_element(at, i) };
+            self.value(item, depth + 1)?;
+        }
+        Ok(())
+    }
+
     fn container_type(
         &self,
         v: &Variant,
@@ -696,12 +760,12 @@ pub fn encode_packed(
 ) -> Result<PackedByteArray, WriteError> {
     let mut out = PackedByteArray::new();
     let bytes = out.sys_mut().cast();
-    // SAFETY: (the memory) the new array's, held here until it is returned: `encode_with`
-    // writes every byte.
     encode_with(
         v,
         opts,
         mode,
+        // SAFETY: (the memory) the new, empty array's, held here until it is returned:
+        // `encode_with` sizes it once and writes every byte.
         |size| unsafe { cow::sized_bytes(bytes, size) },
         OutSink::new,
     )?;
