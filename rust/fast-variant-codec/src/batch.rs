@@ -131,11 +131,14 @@ pub fn encode(
             first_failure.get_or_insert_with(|| Failure::from(e).of_element(i));
         }
     }
-    run_deferred(&deferred);
+    if let Err(panic) = run_deferred(&deferred) {
+        // Some packets may be left unfilled: none is returned, and the call fails.
+        return (Array::new(), Some(panic.into()));
+    }
     (out, first_failure)
 }
 
-fn run_deferred(deferred: &[Deferred]) {
+fn run_deferred(deferred: &[Deferred]) -> Result<(), parallel::PoolPanic> {
     let total: usize = deferred.iter().map(|d| d.len).sum();
     let copy = |d: &Deferred| {
         // SAFETY: see `Deferred`: disjoint destinations, sources alive and unchanged.
@@ -153,9 +156,10 @@ fn run_deferred(deferred: &[Deferred]) {
                 src: src as *const u8,
                 len,
             })
-        });
+        })
     } else {
         deferred.iter().for_each(copy);
+        Ok(())
     }
 }
 

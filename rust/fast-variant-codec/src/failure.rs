@@ -5,6 +5,7 @@ use godot::obj::EngineEnum;
 use godot_variant_codec::stream::FrameError;
 use godot_variant_codec::{DecodeError, EncodeError, GodotError};
 
+use crate::parallel::PoolPanic;
 use crate::read::{ReadError, ReadErrorKind};
 use crate::to_variant::ToVariantError;
 use crate::write::{ValueError, WriteError};
@@ -82,6 +83,16 @@ impl From<ReadError> for Failure {
 impl From<ToVariantError> for Failure {
     fn from(e: ToVariantError) -> Self {
         Failure::new(e.godot_error(), e.to_string())
+    }
+}
+
+/// A bug: reported as the binding's `guarded` reports a panic on the calling thread.
+impl From<PoolPanic> for Failure {
+    fn from(e: PoolPanic) -> Self {
+        Failure::new(
+            Error::ERR_BUG,
+            format!("internal error (please report): {e}"),
+        )
     }
 }
 

@@ -409,7 +409,7 @@ impl Build for VariantBuilder {
         // Reading a text and making its String is memory work (the engine's allocator,
         // which any thread may call, and a copy of the text) into a slot nothing else
         // writes: large arrays share it with the pool.
-        parallel::in_pieces(
+        let made = parallel::in_pieces(
             strings.len(),
             STRINGS_PIECE,
             PARALLEL_STRINGS_MIN,
@@ -430,6 +430,13 @@ impl Build for VariantBuilder {
                 }
             },
         );
+        if let Err(panic) = made {
+            // A piece that panicked may have left slots uninitialized, which the array's drop
+            // would read: it is leaked instead (on this path only), and the panic raised
+            // again now that every piece is done (`guarded` reports it as ERR_BUG).
+            std::mem::forget(array);
+            panic.resume();
+        }
         // The error of the first invalid text, as reading them in order would give it.
         match strings.get(first_invalid.into_inner()).map(RawText::text) {
             Some(Err(invalid)) => Err(invalid.into()),
