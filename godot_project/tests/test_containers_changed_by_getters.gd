@@ -1,0 +1,34 @@
+## With full objects, encoding an object runs its property getters, which are scripts and
+## may change the very Array or Dictionary being written (clear it, or grow it so that its
+## memory moves). The codec writes each container as it was when its walk began: the bytes
+## the engine writes for the unchanged container.
+extends "res://test_runner/test_suite.gd"
+
+const Meddler := preload("res://fixtures/meddler.gd")
+
+
+## The bytes of `make_value()` with full objects from the engine (getters changing
+## nothing), and from the codec while the getter changes the container, which must agree.
+func check(make_value: Callable, change: String) -> void:
+	var expected := var_to_bytes_with_objects(make_value.call())
+	var value = make_value.call()
+	Meddler.target = value
+	Meddler.change = change
+	var codec := FastVariantCodec.new()
+	codec.full_objects = true
+	var bytes := codec.encode(value)
+	Meddler.change = ""
+	Meddler.target = null
+	assert_eq(codec.get_error(), OK, "%s: %s" % [change, codec.get_error_message()])
+	assert_eq(bytes, expected, "%s while written: the container as it was" % change)
+
+
+func test_an_array_cleared_or_grown_by_a_getter() -> void:
+	for change in ["clear", "grow"]:
+		check(func() -> Array: return [1, Meddler.new(), "after", 3.5], change)
+		check(func() -> Array: return [Meddler.new(), Meddler.new(), [Meddler.new()]], change)
+
+
+func test_a_dictionary_cleared_or_grown_by_a_getter() -> void:
+	for change in ["clear", "grow"]:
+		check(func() -> Dictionary: return {"a": 1, "m": Meddler.new(), "z": [2]}, change)
