@@ -2,10 +2,15 @@
 # Runs the Godot test suites (godot_project/tests/test_*.gd) against the built addon.
 # Exit status 0 when every test passed; the last line of the output is "N passed, N failed".
 #
-#   GODOT=/path/to/godot-4.6 godot_project/run_tests.sh [name-filter ...]
+#   GODOT=/path/to/godot-4.6 godot_project/run_tests.sh [--release-template] [--suite=TEXT ...] [name-filter ...]
 #
 # GODOT unset: scripts/provision-godot.sh finds (or fetches) one. The library must be
-# built first: addons/fast_variant_codec/build.sh.
+# built first: addons/fast_variant_codec/build.sh. A name filter selects the tests whose
+# name contains it, --suite=TEXT the suite files whose name contains TEXT
+# (test_runner/test_runner.gd). --release-template runs the suites in Godot's release
+# export template instead of the editor build: scripts/release-template.sh exports the
+# project and runs it. The binding reads FAST_VARIANT_CODEC_ENGINE_LAYOUT and
+# FAST_VARIANT_CODEC_FAILED_PROBES from the environment, which this passes on.
 set -euo pipefail
 
 project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,21 +22,29 @@ if [ ! -f "$library" ]; then
   exit 1
 fi
 
-# The import step writes .godot/extension_list.cfg, without which Godot loads no extension.
-# Godot 4.6 can crash at the end of the first headless import that discovers the
-# extension (its files are written by then); a second import finds them and exits cleanly.
+run_log=$(mktemp)
 import_log=$(mktemp)
-trap 'rm -f "$import_log" "${run_log:-}"' EXIT
-import_project() { timeout 300 "$godot" --headless --path "$project_dir" --import >"$import_log" 2>&1; }
-if ! import_project && ! import_project; then
-  cat "$import_log" >&2
-  echo "run_tests.sh: the import step failed" >&2
-  exit 1
+trap 'rm -f "$import_log" "$run_log"' EXIT
+
+if [ "${1:-}" = --release-template ]; then
+  shift
+  # The script imports and exports the project itself.
+  run=(env GODOT="$godot" "$repo_dir/scripts/release-template.sh" --run-tests "$@")
+else
+  # The import step writes .godot/extension_list.cfg, without which Godot loads no extension.
+  # Godot 4.6 can crash at the end of the first headless import that discovers the
+  # extension (its files are written by then); a second import finds them and exits cleanly.
+  import_project() { timeout 300 "$godot" --headless --path "$project_dir" --import >"$import_log" 2>&1; }
+  if ! import_project && ! import_project; then
+    cat "$import_log" >&2
+    echo "run_tests.sh: the import step failed" >&2
+    exit 1
+  fi
+  run=("$godot" --headless --path "$project_dir" -- --run-tests "$@")
 fi
 
-run_log=$(mktemp)
 set +e
-timeout 900 "$godot" --headless --path "$project_dir" -- --run-tests "$@" 2>&1 | tee "$run_log"
+timeout 900 "${run[@]}" 2>&1 | tee "$run_log"
 status=${PIPESTATUS[0]}
 set -e
 

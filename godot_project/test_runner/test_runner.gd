@@ -2,23 +2,45 @@
 ## test, then a last line "N passed, N failed"; quits with 0 when every test passed and at
 ## least one ran, else 1 (2 for a bad invocation).
 ##
-##   godot --headless --path godot_project -- --run-tests [name-filter ...]
+##   godot --headless --path godot_project -- --run-tests [--suite=TEXT ...] [name-filter ...]
+##
+## A name filter selects the tests whose method name contains it; --suite=TEXT selects the
+## suite files whose name contains TEXT (the others are not even loaded). Either kind
+## given several times selects the union.
 ##
 ## A test fails on a failed assertion or on a script error ("SCRIPT ERROR:") while it
 ## runs, on any thread; a script error outside a test fails the run.
+##
+## This is the project's main scene, so an exported pack runs it too: Godot's release
+## export template can run neither --script nor --path (scripts/release-template.sh).
+## There, `-- --bench [bench args]` and `-- --shapes [args]` run res://bench/bench.gd and
+## res://bench/shapes.gd (scripts written for --script; see _run_main_loop_script).
 extends Node
 
 const SUITES_DIR := "res://tests"
 const ScriptErrorLog := preload("res://test_runner/script_error_log.gd")
+## User args that run a `--script` main-loop script instead of the tests.
+const ENTRY_SCRIPTS := {"--bench": "res://bench/bench.gd", "--shapes": "res://bench/shapes.gd"}
 
 
 func _ready() -> void:
 	var args := OS.get_cmdline_user_args()
+	for entry: String in ENTRY_SCRIPTS:
+		if args.has(entry):
+			get_tree().quit(_run_main_loop_script(ENTRY_SCRIPTS[entry]))
+			return
 	if not args.has("--run-tests") or DisplayServer.get_name() != "headless":
 		printerr("Run the tests with: godot --headless --path godot_project -- --run-tests")
 		get_tree().quit(2)
 		return
-	var filters := Array(args).filter(func(arg: String) -> bool: return arg != "--run-tests")
+	var filters := []
+	var suite_filters := []
+	for arg in args:
+		if arg.begins_with("--suite="):
+			suite_filters.append(arg.trim_prefix("--suite="))
+		elif arg != "--run-tests":
+			filters.append(arg)
+	print(mode())
 
 	var errors := ScriptErrorLog.new()
 	OS.add_logger(errors)
@@ -27,7 +49,7 @@ func _ready() -> void:
 	var errors_in_tests := 0
 	var started := Time.get_ticks_msec()
 
-	for path in _suite_paths():
+	for path in _suite_paths(suite_filters):
 		print(path.trim_prefix(SUITES_DIR + "/"))
 		var errors_before_load := errors.count()
 		var script: GDScript = load(path)
@@ -72,15 +94,54 @@ func _ready() -> void:
 	get_tree().quit(0 if failed == 0 and passed > 0 else 1)
 
 
-## Suite files, in name order.
-func _suite_paths() -> PackedStringArray:
+## One line naming the engine build and the codec's settings that this run tests: an
+## editor (debug) build or a release export template (`OS.has_feature("template")`,
+## `OS.is_debug_build()`), the binding's environment variables when set, and which of
+## the binding's engine-layout fast paths are off (FastVariantCodec's layout report; the
+## class is looked up by name, so that this script loads without the extension).
+static func mode() -> String:
+	var build := "editor build" if OS.has_feature("editor") else "export template"
+	build += " (debug)" if OS.is_debug_build() else " (release)"
+	var settings := PackedStringArray([build])
+	for variable in ["FAST_VARIANT_CODEC_ENGINE_LAYOUT", "FAST_VARIANT_CODEC_FAILED_PROBES"]:
+		if OS.has_environment(variable):
+			settings.append("%s=%s" % [variable, OS.get_environment(variable)])
+	if ClassDB.class_has_method("FastVariantCodec", "get_engine_layout_report"):
+		var report: Dictionary = ClassDB.class_call_static("FastVariantCodec", "get_engine_layout_report")
+		var off := report.keys().filter(func(probe: Variant) -> bool: return not report[probe].get("in_use", false))
+		settings.append("layout fast paths off: %s" % (", ".join(off) if off else "none"))
+	return "mode: " + "; ".join(settings)
+
+
+## Suite files whose name contains one of `filters` (all when it is empty), in name order.
+## ResourceLoader.list_directory names scripts by their .gd path also in an exported pack
+## that holds them as binary tokens (.gdc and .remap files, which DirAccess lists); the
+## project exports them as text anyway (export_presets.cfg: script_export_mode=0).
+func _suite_paths(filters: Array) -> PackedStringArray:
 	var paths := PackedStringArray()
-	for file in DirAccess.get_files_at(SUITES_DIR):
-		if file.begins_with("test_") and file.ends_with(".gd"):
+	for file in ResourceLoader.list_directory(SUITES_DIR):
+		if file.begins_with("test_") and file.ends_with(".gd") and _selected(file, filters):
 			paths.append(SUITES_DIR.path_join(file))
 	paths.sort()
 	return paths
 
 
-func _selected(test: String, filters: Array) -> bool:
-	return filters.is_empty() or filters.any(func(f: String) -> bool: return test.contains(f))
+## Runs a script written for `godot --script` (extends SceneTree, works in _initialize and
+## then calls quit): its _initialize on an instance of its own, which is not the main
+## loop, so its quit() does not end this one. Returns the exit code to quit with: 1 when
+## the script does not load or its `_ok` variable, when it has one, ends false.
+func _run_main_loop_script(path: String) -> int:
+	var script: Script = load(path)
+	if script == null or not script.can_instantiate():
+		printerr("cannot load %s" % path)
+		return 1
+	var main_loop: Object = script.new()
+	main_loop.call("_initialize")
+	var ok: Variant = main_loop.get("_ok")
+	main_loop.free()
+	return 1 if ok is bool and not ok else 0
+
+
+## Whether `name` (a test's or a suite file's) contains one of `filters`, or they are empty.
+func _selected(name: String, filters: Array) -> bool:
+	return filters.is_empty() or filters.any(func(f: String) -> bool: return name.contains(f))

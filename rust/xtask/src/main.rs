@@ -7,12 +7,16 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::thread;
+use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
-               and the Godot parity suite; ends with `N passed, N failed`
-  bench        engine vs codec benchmark table (best of N, same process)
+               and the Godot parity suite in each setting (editor build, safe mode, each
+               engine-layout probe failed alone, release export template); ends with
+               `N passed, N failed`
+  bench        engine vs codec benchmark tables (best of N, same process), in the editor
+               build, in safe mode and in the release export template
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
   golden       regenerate tests/golden/godot4.json with the live engine";
 
@@ -40,6 +44,127 @@ fn project_dir() -> PathBuf {
         .join("../..")
         .canonicalize()
         .expect("project dir exists")
+}
+
+/// The binding's switch for its engine-memory fast paths: `off` is safe mode (the public
+/// GDExtension interface only).
+const ENGINE_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_ENGINE_LAYOUT";
+/// Layout probes the binding treats as failed (comma-separated names).
+const FAILED_PROBES_VAR: &str = "FAST_VARIANT_CODEC_FAILED_PROBES";
+/// Layout probes the binding runs against a deliberately wrong layout (a test switch).
+const WRONG_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
+/// The binding's engine-layout probes; the suite runs once with each failed alone, so that
+/// each fallback runs by itself, and once with each run against a wrong layout, which the
+/// report must show it rejected.
+const PROBES: [&str; 6] = [
+    "variant",
+    "array_elements",
+    "read_only_arrays",
+    "dictionary_entries",
+    "read_only_dictionaries",
+    "buffers",
+];
+/// What those runs test (run_tests.sh arguments; a suite that is not there selects
+/// nothing): encode and decode of every type, arrays, dictionaries, strings and packed
+/// arrays (the curated parity suite), streams and batches (the parallel paths), read-only
+/// containers, and containers that property getters change mid-walk. About half the
+/// whole suite's time: the random, fuzz, thread and layout-probe suites run in the other
+/// settings.
+const PROBE_RUN_SUITES: [&str; 4] = [
+    "--suite=parity_curated",
+    "--suite=streams_batches",
+    "--suite=read_only_containers",
+    "--suite=containers_changed_by_getters",
+];
+
+/// One way of running the bundled Godot project: the engine build (the editor, a debug
+/// build, or the release export template through scripts/release-template.sh) and the
+/// binding's environment.
+struct Setting {
+    label: String,
+    env: Vec<(&'static str, String)>,
+    release_template: bool,
+}
+
+impl Setting {
+    fn new(label: &str, env: &[(&'static str, &str)], release_template: bool) -> Self {
+        Setting {
+            label: label.into(),
+            env: env.iter().map(|&(k, v)| (k, v.to_owned())).collect(),
+            release_template,
+        }
+    }
+
+    fn default_paths() -> Self {
+        Self::new("default", &[], false)
+    }
+
+    fn safe_mode() -> Self {
+        Self::new("safe mode", &[(ENGINE_LAYOUT_VAR, "off")], false)
+    }
+
+    fn failed_probe(probe: &str) -> Self {
+        let label = format!("failed probe {probe}");
+        Self::new(&label, &[(FAILED_PROBES_VAR, probe)], false)
+    }
+
+    fn wrong_layout(probe: &str) -> Self {
+        let label = format!("wrong layout {probe}");
+        Self::new(&label, &[(WRONG_LAYOUT_VAR, probe)], false)
+    }
+
+    fn release_template() -> Self {
+        Self::new("release template", &[], true)
+    }
+
+    /// The engine build and the label: "editor build, safe mode", "release template".
+    fn description(&self) -> String {
+        if self.release_template {
+            self.label.clone()
+        } else {
+            format!("editor build, {}", self.label)
+        }
+    }
+
+    /// This setting's table `STEM` in `dir`: `STEM.md` for the default, else
+    /// `STEM-LABEL.md` (as `godot-safe-mode.md`).
+    fn table_file(&self, dir: &Path, stem: &str) -> PathBuf {
+        match self.label.as_str() {
+            "default" => dir.join(format!("{stem}.md")),
+            label => dir.join(format!("{stem}-{}.md", label.replace(' ', "-"))),
+        }
+    }
+
+    /// Gives `cmd` this setting's environment; the binding's variables it does not set are
+    /// removed, so that the caller's environment cannot change what a setting tests.
+    fn apply<'c>(&self, cmd: &'c mut Command) -> &'c mut Command {
+        cmd.env_remove(ENGINE_LAYOUT_VAR)
+            .env_remove(FAILED_PROBES_VAR)
+            .env_remove(WRONG_LAYOUT_VAR)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+    }
+
+    /// A command that runs the bundled project headless with the user args `args`: in the
+    /// editor build the `--script` `script`, in the release template (which cannot run
+    /// `--script`) the main scene, which runs that script on `entry` (test_runner.gd).
+    fn project_script(&self, godot: &Path, script: &str, entry: &str, args: &[String]) -> Command {
+        let dir = project_dir();
+        let mut cmd;
+        if self.release_template {
+            cmd = Command::new("bash");
+            cmd.arg(dir.join("scripts/release-template.sh"))
+                .env("GODOT", godot)
+                .arg(entry);
+        } else {
+            cmd = Command::new(godot);
+            cmd.args(["--headless", "--path"])
+                .arg(dir.join("godot_project"))
+                .args(["--script", script, "--"]);
+        }
+        cmd.args(args);
+        self.apply(&mut cmd);
+        cmd
+    }
 }
 
 /// The Godot binary: `$GODOT`, or the cached Debian build, provisioned on first use.
@@ -138,9 +263,10 @@ fn demo() -> Result<(), String> {
     ok.then_some(()).ok_or_else(|| "the demo failed".into())
 }
 
-/// Both benchmarks: the Godot project's engine-vs-codec table (one process, best of N)
-/// and the pure-Rust crate's criterion benches against the peer crate. The tables are
-/// printed and written to `target/bench/`.
+/// Both benchmarks: the Godot project's engine-vs-codec tables (one process, best of N;
+/// bench.gd's targets and shapes.gd's other shapes) in each bench setting, and the pure-Rust
+/// crate's criterion benches against the peer crate. The tables are printed and written
+/// to `target/bench/`, each headed by its setting.
 fn bench() -> Result<(), String> {
     let dir = project_dir();
     let out = dir.join("target/bench");
@@ -156,19 +282,45 @@ fn bench() -> Result<(), String> {
     let godot = godot()?;
     build_addon()?;
     import_project(&godot)?;
-    let godot_table = out.join("godot.md");
-    let mut cmd = Command::new(&godot);
-    cmd.args(["--headless", "--path"])
-        .arg(dir.join("godot_project"))
-        .args(["--script", "res://bench/bench.gd", "--"])
-        .arg(format!("--out={}", godot_table.display()));
-    let (godot_ok, _) = run_echoing(&mut cmd)?;
+    let mut godot_ok = true;
+    let mut tables = Vec::new();
+    for setting in [
+        Setting::default_paths(),
+        Setting::safe_mode(),
+        Setting::release_template(),
+    ] {
+        let build = setting.description();
+        let bench_file = setting.table_file(&out, "godot");
+        let _ = std::fs::remove_file(&bench_file);
+        let out_arg = format!("--out={}", bench_file.display());
+        let mut cmd = setting.project_script(&godot, "res://bench/bench.gd", "--bench", &[out_arg]);
+        let (ok, _) = run_echoing(&mut cmd)?;
+        godot_ok &= ok;
+        let table = std::fs::read_to_string(&bench_file).ok();
+        tables.push((
+            format!("Godot ({build}): engine vs FastVariantCodec (same process)"),
+            table,
+            bench_file,
+        ));
 
-    println!("\n## Godot: engine vs FastVariantCodec (same process)\n");
-    println!(
-        "{}",
-        std::fs::read_to_string(&godot_table).unwrap_or_else(|_| "(no table)".into())
-    );
+        let mut cmd = setting.project_script(&godot, "res://bench/shapes.gd", "--shapes", &[]);
+        let (ok, lines) = run_echoing(&mut cmd)?;
+        godot_ok &= ok;
+        tables.push((
+            format!("Godot ({build}): other shapes (shapes.gd)"),
+            shapes_table(&lines),
+            setting.table_file(&out, "shapes"),
+        ));
+    }
+
+    for (title, table, file) in &tables {
+        let table = table.as_deref().unwrap_or("(no table)\n");
+        let labelled = format!("## {title}\n\n{table}");
+        if let Err(e) = std::fs::write(file, &labelled) {
+            eprintln!("cannot write {}: {e}", file.display());
+        }
+        println!("\n{labelled}");
+    }
     println!("\n## Rust: godot-variant-codec (thread CPU time; see rust/godot-variant-codec/benches/README.md)\n");
     println!(
         "{}",
@@ -177,6 +329,24 @@ fn bench() -> Result<(), String> {
     (rust_ok && godot_ok)
         .then_some(())
         .ok_or_else(|| "a benchmark failed".into())
+}
+
+/// shapes.gd's table from its output (it prints each row as it goes, then the whole table
+/// and a line on how it was timed): the last table and that line.
+fn shapes_table(lines: &[String]) -> Option<String> {
+    let start = lines.iter().rposition(|l| l.starts_with("| shape |"))?;
+    let mut table: Vec<&str> = lines[start..]
+        .iter()
+        .take_while(|l| l.starts_with('|'))
+        .map(String::as_str)
+        .collect();
+    if let Some(note) = lines
+        .get(start + table.len())
+        .filter(|l| l.starts_with("Best of"))
+    {
+        table.extend(["", note]);
+    }
+    Some(table.join("\n") + "\n")
 }
 
 /// Runs the generator against the live engine, writing `out`.
@@ -198,6 +368,8 @@ fn regenerate_golden(out: &Path) -> Result<(), String> {
 struct Tally {
     passed: usize,
     failed: usize,
+    /// The parity suite's `LABEL: N passed, N failed` line of each setting it ran in.
+    settings: Vec<String>,
 }
 
 impl Tally {
@@ -235,6 +407,39 @@ fn counts(lines: &[String], marker: &str) -> (usize, usize) {
                 f + number_before(l, " failed"),
             )
         })
+}
+
+/// Runs the Godot parity suite (run_tests.sh with `args`) in `setting`, adds its counts
+/// to `tally`, and prints them on a line of their own, `LABEL: N passed, N failed`, and the
+/// run's wall time. A run that fails without a failed test (the build, the import or the
+/// export failed, or the engine crashed) counts one failure.
+fn run_parity_suite(
+    godot: &Path,
+    setting: &Setting,
+    args: &[&str],
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let mut cmd = Command::new("bash");
+    cmd.arg(project_dir().join("godot_project/run_tests.sh"))
+        .env("GODOT", godot);
+    if setting.release_template {
+        cmd.arg("--release-template");
+    }
+    cmd.args(args);
+    setting.apply(&mut cmd);
+    let started = Instant::now();
+    let (ok, lines) = run_echoing(&mut cmd)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let (passed, mut failed) = counts(&lines, " passed, ");
+    if !ok && failed == 0 {
+        failed = 1;
+    }
+    tally.add(passed, failed);
+    let line = format!("{}: {passed} passed, {failed} failed", setting.label);
+    eprintln!("== {} took {seconds:.1} s", setting.label);
+    println!("{line}");
+    tally.settings.push(line);
+    Ok(())
 }
 
 fn test() -> Result<(), String> {
@@ -281,16 +486,17 @@ fn test() -> Result<(), String> {
 
     match build_addon() {
         Ok(()) => {
-            let suite = project_dir().join("godot_project/run_tests.sh");
-            let (suite_ok, lines) =
-                run_echoing(Command::new("bash").arg(suite).env("GODOT", &godot))?;
-            let (passed, failed) = counts(&lines, " passed, ");
-            tally.add(passed, failed);
-            if !suite_ok && failed == 0 {
-                tally.step("Godot parity suite", false);
-            }
+            run_parity_suite(&godot, &Setting::default_paths(), &[], &mut tally)?;
             let demo_ok = run_project_script(&godot, "res://demo/demo.gd")?;
             tally.step("demo: codec and engine save games agree", demo_ok);
+            run_parity_suite(&godot, &Setting::safe_mode(), &[], &mut tally)?;
+            for probe in PROBES {
+                let setting = Setting::failed_probe(probe);
+                run_parity_suite(&godot, &setting, &PROBE_RUN_SUITES, &mut tally)?;
+                let setting = Setting::wrong_layout(probe);
+                run_parity_suite(&godot, &setting, &["--suite=engine_layout"], &mut tally)?;
+            }
+            run_parity_suite(&godot, &Setting::release_template(), &[], &mut tally)?;
         }
         Err(e) => {
             eprintln!("{e}");
@@ -298,6 +504,12 @@ fn test() -> Result<(), String> {
         }
     }
 
+    if !tally.settings.is_empty() {
+        println!("\nGodot parity suite, by setting:");
+        for line in &tally.settings {
+            println!("{line}");
+        }
+    }
     println!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.failed == 0 {
         Ok(())
