@@ -19,6 +19,7 @@ mod decode;
 mod encode;
 pub mod error;
 mod header;
+pub mod io;
 mod keys;
 #[cfg(feature = "serde")]
 pub mod serde;

@@ -1,11 +1,14 @@
 //! Length-prefixed values, as `FileAccess.store_var` and `StreamPeer.put_var` write them:
 //! a 32-bit little-endian byte count, then the value's bytes.
 
-use crate::error::{DecodeError, EncodeError, GodotError};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind, GodotError};
+use crate::types::VariantType;
 use crate::wire::Sink;
 use crate::{decode_at, encode_into, encoded_size, DecodeOptions, EncodeOptions, Value};
 
-const PREFIX: usize = 4;
+/// Length of a frame's prefix: the body's byte count, 32 bits little-endian.
+pub const PREFIX_LEN: usize = 4;
+const PREFIX: usize = PREFIX_LEN;
 
 /// Appends one framed value to `out`. On error, `out` is left as it was.
 pub fn encode_frame(
@@ -14,10 +17,44 @@ pub fn encode_frame(
     opts: &EncodeOptions,
 ) -> Result<(), EncodeError> {
     let size = encoded_size(value, opts)?;
-    let start = out.len();
     out.reserve(PREFIX + size);
-    out.put(size as u32);
-    encode_into(value, out, opts).inspect_err(|_| out.truncate(start))
+    frame_into(out, |out| encode_into(value, out, opts))
+}
+
+/// Appends one frame to `out` whose body `write_body` appends (a value's bytes, however
+/// made: [`encode_into`], serde's `encode_into`…): the prefix is written first and set to
+/// the body's length once it is known. On error (the body's, or a body longer than the
+/// prefix can count, `EncodeErrorKind::TooLong`), `out` is left as it was.
+pub fn frame_into<E: From<EncodeError>>(
+    out: &mut Vec<u8>,
+    write_body: impl FnOnce(&mut Vec<u8>) -> Result<(), E>,
+) -> Result<(), E> {
+    let start = out.len();
+    out.put(0u32);
+    if let Err(e) = write_body(out) {
+        out.truncate(start);
+        return Err(e);
+    }
+    let len = out.len() - start - PREFIX;
+    let Ok(prefix) = u32::try_from(len) else {
+        // The body's header names its type.
+        let what = VariantType::from_id(u32::from(out[start + PREFIX])).unwrap_or(VariantType::Nil);
+        out.truncate(start);
+        return Err(EncodeError {
+            offset: start,
+            kind: EncodeErrorKind::TooLong { what, len },
+        }
+        .into());
+    };
+    out[start..start + PREFIX].copy_from_slice(&prefix.to_le_bytes());
+    Ok(())
+}
+
+/// The body length a frame's prefix announces, when `bytes` holds the prefix of a frame
+/// at `offset`.
+pub fn announced_len(bytes: &[u8], offset: usize) -> Option<usize> {
+    let prefix: [u8; PREFIX] = bytes.get(offset..)?.get(..PREFIX)?.try_into().ok()?;
+    Some(u32::from_le_bytes(prefix) as usize)
 }
 
 /// Why a stream could not be read.
@@ -71,11 +108,9 @@ pub fn frame_at(bytes: &[u8], offset: usize) -> Result<Frame<'_>, FrameErrorKind
     let incomplete = |have: usize, want: usize| FrameErrorKind::Incomplete {
         needed: want - have,
     };
-    let prefix: [u8; PREFIX] = match rest.get(..PREFIX) {
-        Some(p) => p.try_into().expect("sliced to PREFIX"),
-        None => return Err(incomplete(rest.len(), PREFIX)),
+    let Some(len) = announced_len(bytes, offset) else {
+        return Err(incomplete(rest.len(), PREFIX));
     };
-    let len = u32::from_le_bytes(prefix) as usize;
     let frame_len = PREFIX + len;
     match rest.get(PREFIX..frame_len) {
         Some(body) => Ok(Frame {
