@@ -3,8 +3,9 @@
 ## and non-ASCII strings, NodePaths, deep nesting, a save game, and batches of mixed
 ## values. Finds where the codec is not faster than the engine.
 ##
-##   godot --headless --path godot_project --script res://bench/shapes.gd [-- --runs=N]
+##   godot --headless --path godot_project --script res://bench/shapes.gd [-- --runs=N --only=TEXT]
 ##
+## --only=TEXT times only the shapes whose label contains TEXT.
 ## Each codec result is first checked against the engine's (the same bytes; decoded values
 ## that encode back to the input). Times are the best of N interleaved runs (default 7).
 ## Prints a markdown table; quits with 1 on a mismatch.
@@ -14,6 +15,8 @@ const Data := preload("res://bench/workloads.gd")
 
 var _codec := FastVariantCodec.new()
 var _runs := 7
+## Times only the shapes whose label contains this (all when empty).
+var _only := ""
 var _ok := true
 var _lines := PackedStringArray([
 		"| shape | engine encode ms | codec encode ms | ratio | engine decode ms | codec decode ms | ratio |",
@@ -24,6 +27,8 @@ func _initialize() -> void:
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--runs="):
 			_runs = maxi(3, arg.trim_prefix("--runs=").to_int())
+		elif arg.begins_with("--only="):
+			_only = arg.trim_prefix("--only=")
 	var rng := RandomNumberGenerator.new()
 	rng.seed = 99
 	# The shapes, by name (fixed data: a seeded generator).
@@ -186,6 +191,8 @@ func shape_batch(label: String, values: Array) -> void:
 
 func add_row(label: String, engine_encode: Callable, codec_encode: Callable,
 		engine_decode: Callable, codec_decode: Callable) -> void:
+	if not _only.is_empty() and not label.contains(_only):
+		return
 	var best := [INF, INF, INF, INF]
 	var work := [engine_encode, codec_encode, engine_decode, codec_decode]
 	for i in _runs:

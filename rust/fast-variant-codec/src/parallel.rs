@@ -18,10 +18,22 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+/// The environment variable that sizes the pool: a number of threads, `0` for none (all
+/// work on the calling thread). Read once, when the pool is first needed. Unset: one
+/// thread per logical CPU (rayon's default, which also honours `RAYON_NUM_THREADS`).
+pub const POOL_THREADS_VARIABLE: &str = "FAST_VARIANT_CODEC_POOL_THREADS";
+
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
+        let threads = std::env::var(POOL_THREADS_VARIABLE)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        if threads == Some(0) {
+            return None;
+        }
         rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.unwrap_or(0))
             .thread_name(|i| format!("fast-variant-codec-{i}"))
             // Every piece's panic is caught in `take`; should anything else panic in a
             // pool job, it is dropped here rather than left to rayon's default, which
@@ -213,6 +225,11 @@ pub fn copy(dst: &mut [u8], src: &[u8]) {
         src.len(),
         "copy between slices of different lengths"
     );
+    if src.len() < PARALLEL_COPY_MIN {
+        // The calling thread alone: nothing is shared, so nothing needs catching.
+        dst.copy_from_slice(src);
+        return;
+    }
     let (d, s) = (dst.as_mut_ptr() as usize, src.as_ptr() as usize);
     let copied = in_pieces(src.len(), COPY_PIECE, PARALLEL_COPY_MIN, &|range| {
         // SAFETY: pieces are disjoint ranges within both slices, which outlive the call.

@@ -51,6 +51,8 @@ fn project_dir() -> PathBuf {
 const ENGINE_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_ENGINE_LAYOUT";
 /// Layout probes the binding treats as failed (comma-separated names).
 const FAILED_PROBES_VAR: &str = "FAST_VARIANT_CODEC_FAILED_PROBES";
+/// The size of the binding's thread pool (`0`: none, all work on the calling thread).
+const POOL_THREADS_VAR: &str = "FAST_VARIANT_CODEC_POOL_THREADS";
 /// Layout probes the binding runs against a deliberately wrong layout (a test switch).
 const WRONG_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
 /// The binding's engine-layout probes; the suite runs once with each failed alone, so that
@@ -84,6 +86,8 @@ struct Setting {
     label: String,
     env: Vec<(&'static str, String)>,
     release_template: bool,
+    /// Arguments for bench.gd in this setting.
+    args: Vec<String>,
 }
 
 impl Setting {
@@ -92,7 +96,30 @@ impl Setting {
             label: label.into(),
             env: env.iter().map(|&(k, v)| (k, v.to_owned())).collect(),
             release_template,
+            args: Vec::new(),
         }
+    }
+
+    /// The codec's thread pool off: all its work on the calling thread.
+    fn pool_off(release_template: bool) -> Self {
+        let label = if release_template {
+            "release template, pool off"
+        } else {
+            "pool off"
+        };
+        Self::new(label, &[(POOL_THREADS_VAR, "0")], release_template)
+    }
+
+    /// A CPU-bound thread beside the benchmark for its whole run.
+    fn busy_core(release_template: bool) -> Self {
+        let label = if release_template {
+            "release template, busy core"
+        } else {
+            "busy core"
+        };
+        let mut setting = Self::new(label, &[], release_template);
+        setting.args.push("--busy-core".into());
+        setting
     }
 
     fn default_paths() -> Self {
@@ -131,7 +158,10 @@ impl Setting {
     fn table_file(&self, dir: &Path, stem: &str) -> PathBuf {
         match self.label.as_str() {
             "default" => dir.join(format!("{stem}.md")),
-            label => dir.join(format!("{stem}-{}.md", label.replace(' ', "-"))),
+            label => dir.join(format!(
+                "{stem}-{}.md",
+                label.replace(", ", "-").replace(' ', "-")
+            )),
         }
     }
 
@@ -141,6 +171,7 @@ impl Setting {
         cmd.env_remove(ENGINE_LAYOUT_VAR)
             .env_remove(FAILED_PROBES_VAR)
             .env_remove(WRONG_LAYOUT_VAR)
+            .env_remove(POOL_THREADS_VAR)
             .envs(self.env.iter().map(|(k, v)| (k, v)))
     }
 
@@ -284,16 +315,25 @@ fn bench() -> Result<(), String> {
     import_project(&godot)?;
     let mut godot_ok = true;
     let mut tables = Vec::new();
-    for setting in [
-        Setting::default_paths(),
-        Setting::safe_mode(),
-        Setting::release_template(),
-    ] {
+    // The whole table in each build and in safe mode; then the PackedStringArray rows,
+    // whose strings the pool shares out, without the pool and beside a busy core.
+    let strings_only = || vec!["--only=PackedStringArray".to_owned()];
+    let runs = [
+        (Setting::default_paths(), vec![], true),
+        (Setting::safe_mode(), vec![], true),
+        (Setting::release_template(), vec![], true),
+        (Setting::pool_off(false), strings_only(), false),
+        (Setting::pool_off(true), strings_only(), false),
+        (Setting::busy_core(false), strings_only(), false),
+        (Setting::busy_core(true), strings_only(), false),
+    ];
+    for (setting, mut args, with_shapes) in runs {
         let build = setting.description();
         let bench_file = setting.table_file(&out, "godot");
         let _ = std::fs::remove_file(&bench_file);
-        let out_arg = format!("--out={}", bench_file.display());
-        let mut cmd = setting.project_script(&godot, "res://bench/bench.gd", "--bench", &[out_arg]);
+        args.push(format!("--out={}", bench_file.display()));
+        args.extend(setting.args.iter().cloned());
+        let mut cmd = setting.project_script(&godot, "res://bench/bench.gd", "--bench", &args);
         let (ok, _) = run_echoing(&mut cmd)?;
         godot_ok &= ok;
         let table = std::fs::read_to_string(&bench_file).ok();
@@ -302,6 +342,9 @@ fn bench() -> Result<(), String> {
             table,
             bench_file,
         ));
+        if !with_shapes {
+            continue;
+        }
 
         let mut cmd = setting.project_script(&godot, "res://bench/shapes.gd", "--shapes", &[]);
         let (ok, lines) = run_echoing(&mut cmd)?;
