@@ -11,8 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::text::string_name;
 use godot::builtin::{
-    Color, GString, PackedArray, PackedStringArray, PackedVector2Array, PackedVector3Array,
-    PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2, Vector3, Vector4,
+    Color, GString, PackedArray, PackedByteArray, PackedStringArray, PackedVector2Array,
+    PackedVector3Array, PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2,
+    Vector3, Vector4,
 };
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
@@ -267,21 +268,37 @@ const NODE_PATH_SLOTS: usize = 256;
 #[derive(Default)]
 struct NodePathCache {
     slots: ProbedSlots<(Box<[u8]>, Variant), NODE_PATH_SLOTS>,
+    /// The bytes handed to the engine's `bytes_to_var`, kept from one NodePath to the next
+    /// (no allocation per NodePath once it is large enough).
+    scratch: PackedByteArray,
 }
 
 impl NodePathCache {
-    /// The NodePath of `encoded`, made by `make` the first time.
-    fn get_or_make(&mut self, encoded: &[u8], make: impl FnOnce() -> Variant) -> Variant {
+    /// The NodePath whose bytes after its header are `encoded`, made by the engine's
+    /// `bytes_to_var` the first time.
+    fn get(&mut self, encoded: &[u8]) -> Variant {
         if encoded.len() > SHORT_NODE_PATH {
-            return make();
+            return engine_node_path(&mut self.scratch, encoded);
         }
+        let scratch = &mut self.scratch;
         let (_, path) = self.slots.get_or_insert(
             bytes_hash(encoded),
             |(bytes, _)| **bytes == *encoded,
-            || (encoded.into(), make()),
+            || (encoded.into(), engine_node_path(scratch, encoded)),
         );
         path.clone()
     }
+}
+
+/// What the engine's `bytes_to_var` makes of a NodePath header and `encoded`, written into
+/// `scratch` first.
+fn engine_node_path(scratch: &mut PackedByteArray, encoded: &[u8]) -> Variant {
+    let header = WireType::NodePath.id().to_le_bytes();
+    scratch.resize(header.len() + encoded.len());
+    let bytes = scratch.as_mut_slice();
+    bytes[..header.len()].copy_from_slice(&header);
+    bytes[header.len()..].copy_from_slice(encoded);
+    godot::global::bytes_to_var(&*scratch)
 }
 
 /// A hash of `bytes` (a multiplicative mix of their words).
@@ -389,10 +406,7 @@ impl Build for VariantBuilder {
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
         // The engine's own decoding of the same bytes (see `NodePathCache`).
-        let header = WireType::NodePath.id().to_le_bytes();
-        Ok(Item::new(self.node_paths.get_or_make(path.encoded, || {
-            to_variant::engine_decoded_bytes(&[&header, path.encoded].concat())
-        })))
+        Ok(Item::new(self.node_paths.get(path.encoded)))
     }
 
     fn packed(&mut self, p: Packed<'_>) -> Result<Item, ReadError> {

@@ -301,7 +301,7 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
 }
 
 /// What the engine's own `bytes_to_var` makes of `bytes`.
-pub fn engine_decoded_bytes(bytes: &[u8]) -> Variant {
+fn engine_decoded_bytes(bytes: &[u8]) -> Variant {
     bytes_to_var(&PackedByteArray::from(bytes))
 }
 

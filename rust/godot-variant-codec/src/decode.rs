@@ -878,9 +878,9 @@ pub(crate) fn read_raw_node_path<'a>(r: &mut Reader<'a>) -> Result<RawNodePath<'
         subname_count.wrapping_add(u32::from(flags & NODE_PATH_OBSOLETE_PROPERTY != 0));
     // The engine adds the counts in 32 bits; a wrapped total reads that many strings.
     let total = name_count.wrapping_add(subname_count);
-    // Grown as the texts are read (each takes at least 4 bytes): never more than the
-    // input holds, whatever the counts say.
-    let mut texts = Vec::new();
+    // Room for the texts the counts announce, but never more than the input can hold
+    // (each takes at least 4 bytes), whatever the counts say.
+    let mut texts = Vec::with_capacity((total as usize).min(r.remaining() / 4));
     for _ in 0..total {
         texts.push(read_text(r)?);
     }
