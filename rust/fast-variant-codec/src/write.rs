@@ -23,8 +23,8 @@ use godot::register::info::PropertyUsageFlags;
 use godot::sys::GodotFfi;
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
 use godot_variant_codec::{
-    ContainerType, EncodeError, EncodeOptions, Encoder, Reals, VariantType as WireType,
-    ENCODED_OBJECT_AS_ID, SCRIPT_PROPERTY,
+    check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Reals,
+    VariantType as WireType, ENCODED_OBJECT_AS_ID, SCRIPT_PROPERTY,
 };
 
 use crate::cow;
@@ -32,8 +32,6 @@ use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::stack_room;
 use crate::text::Utf32;
-
-const RESOURCE_PREFIX: &str = "res://";
 
 /// How many strings ahead of the one being written a PackedStringArray's characters are
 /// asked for (`Ffi::prefetch_chars`): enough to cover a wait for memory.
@@ -117,8 +115,8 @@ impl<S: Sink> VariantWriter<S> {
 
     /// Writes `v`, at nesting `depth` (0 for a top-level value).
     pub fn value(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {
-        let max_depth = self.enc.options().max_depth;
-        if depth > max_depth {
+        if self.enc.check_depth(depth).is_err() {
+            let max_depth = self.enc.options().max_depth;
             return Err(ValueError {
                 depth,
                 kind: ValueErrorKind::TooDeep(max_depth),
@@ -609,10 +607,9 @@ fn script_path(object: &Gd<Object>) -> Result<Option<String>, ValueErrorKind> {
         return Ok(None);
     };
     let path = utf8(&script.get_path(), "script path")?;
-    if path.starts_with(RESOURCE_PREFIX) {
-        Ok(Some(path))
-    } else {
-        Err(ValueErrorKind::ScriptWithoutPath(path))
+    match check_script_path(&path) {
+        Ok(()) => Ok(Some(path)),
+        Err(_) => Err(ValueErrorKind::ScriptWithoutPath(path)),
     }
 }
 

@@ -5,9 +5,12 @@
 //! [`ValueBuilder`] makes this crate's [`Value`]s, the Godot binding makes engine Variants
 //! straight from the bytes.
 
-use crate::encode::{check_script_path, NODE_PATH_NEW_FORMAT, RESOURCE_PREFIX, SCRIPT_PROPERTY};
+use crate::encode::{check_script_path, RESOURCE_PREFIX, SCRIPT_PROPERTY};
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
-use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, TYPE_MASK, VALUE_KIND_SHIFT};
+use crate::header::{
+    ContainerKind, COUNT_MASK, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE,
+    NODE_PATH_NEW_FORMAT, NODE_PATH_OBSOLETE_PROPERTY, TYPE_MASK, VALUE_KIND_SHIFT,
+};
 use crate::keys::DictionaryBuilder;
 use crate::typed::{coerce, stores_as_is};
 use crate::types::{Generation, VariantType};
@@ -18,11 +21,6 @@ use crate::value::{
 use crate::wire::{padded_text, padding, Plain, Reader};
 use crate::{nested, DecodeOptions};
 
-/// The obsolete NodePath flag: one more subname (a property) follows the subnames.
-const NODE_PATH_OBSOLETE_PROPERTY: u32 = 2;
-const NODE_PATH_ABSOLUTE: u32 = 1;
-/// Array and Dictionary counts: the top bit is an old "shared" flag, ignored.
-const COUNT_MASK: u32 = 0x7FFF_FFFF;
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What the decoder makes of the values it reads.

@@ -7,17 +7,16 @@
 //! Variants: each rule is said once.
 
 use crate::error::{EncodeError, EncodeErrorKind};
-use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
+use crate::header::{
+    header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT,
+    VALUE_KIND_SHIFT,
+};
 use crate::types::VariantType;
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
 };
 use crate::wire::{padding, short_words, Plain, Sink, Text};
 use crate::{nested, EncodeOptions, Precision};
-
-/// NodePath's first word has its top bit set: the engine's marker of the current layout.
-pub(crate) const NODE_PATH_NEW_FORMAT: u32 = 0x8000_0000;
-const NODE_PATH_ABSOLUTE: u32 = 1;
 
 /// The engine's lengths are `int`: anything longer cannot be written.
 const MAX_LEN: usize = i32::MAX as usize;
@@ -296,7 +295,7 @@ impl<S: Sink> Encoder<S> {
         len: usize,
     ) -> Result<(), EncodeError> {
         let t = VariantType::Array;
-        self.header(t, ContainerKind::of(element_type).bits(ELEMENT_KIND_SHIFT));
+        self.header(t, element_type.kind().bits(ELEMENT_KIND_SHIFT));
         self.container_type(element_type)?;
         self.length(t, len)
     }
@@ -310,8 +309,8 @@ impl<S: Sink> Encoder<S> {
         len: usize,
     ) -> Result<(), EncodeError> {
         let t = VariantType::Dictionary;
-        let flags = ContainerKind::of(key_type).bits(ELEMENT_KIND_SHIFT)
-            | ContainerKind::of(value_type).bits(VALUE_KIND_SHIFT);
+        let flags =
+            key_type.kind().bits(ELEMENT_KIND_SHIFT) | value_type.kind().bits(VALUE_KIND_SHIFT);
         self.header(t, flags);
         self.container_type(key_type)?;
         self.container_type(value_type)?;
@@ -571,10 +570,4 @@ pub fn check_script_path(path: &str) -> Result<(), EncodeErrorKind> {
     } else {
         Err(EncodeErrorKind::InvalidScriptPath(path.to_owned()))
     }
-}
-
-/// A value's header: its type's id and its flags.
-#[inline]
-fn header_word(t: VariantType, flags: u32) -> u32 {
-    t.id() | flags
 }

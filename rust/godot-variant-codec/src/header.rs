@@ -1,6 +1,25 @@
-//! The 4-byte header in front of every value: type id in the low byte, flags above.
+//! Layer: wire. Every constant and bit rule of the format's words, in one place.
+//!
+//! The 4-byte header in front of every value (little-endian):
+//!
+//! ```text
+//!  31        20 19   18 17   16 15       8 7          0
+//! +------------+-------+-------+----------+------------+
+//! |   unused   | value | elem/ |  unused  |  type id   |
+//! |            | kind  |  key  |          |            |
+//! +------------+-------+-------+----------+------------+
+//!                       \_ FLAG_64 (bit 16) for math types, int, float, packed
+//!                          vector arrays (64-bit payload) and Object (instance id)
+//! ```
+//!
+//! Bits 16-17 and 18-19 are a typed container's element (or key) and value kinds
+//! ([`ContainerKind`]); the engine ignores unused bits.
+//!
+//! A NodePath's first words follow its header: the name count with
+//! [`NODE_PATH_NEW_FORMAT`] set, the subname count, then flags ([`NODE_PATH_ABSOLUTE`],
+//! [`NODE_PATH_OBSOLETE_PROPERTY`]). Container counts use the low 31 bits ([`COUNT_MASK`]).
 
-use crate::value::ContainerType;
+use crate::types::VariantType;
 
 /// Low byte: the type id. Byte 1 is unused; the engine ignores it and every unused flag.
 pub const TYPE_MASK: u32 = 0xFF;
@@ -11,6 +30,23 @@ pub const FLAG_64: u32 = 1 << 16;
 pub const ELEMENT_KIND_SHIFT: u32 = 16;
 /// Dictionary value type kind (bits 18-19).
 pub const VALUE_KIND_SHIFT: u32 = 18;
+
+/// A NodePath's first word: set in the current layout (the obsolete one is a string).
+pub const NODE_PATH_NEW_FORMAT: u32 = 0x8000_0000;
+/// A NodePath's flags word: the path is absolute.
+pub const NODE_PATH_ABSOLUTE: u32 = 1;
+/// A NodePath's flags word: an obsolete property name follows the subnames (read as one
+/// more subname).
+pub const NODE_PATH_OBSOLETE_PROPERTY: u32 = 2;
+/// An Array's or Dictionary's count word: the count is in the low 31 bits (the top bit is
+/// a flag the engine ignores).
+pub const COUNT_MASK: u32 = 0x7FFF_FFFF;
+
+/// A value's header: its type's id and its flags.
+#[inline]
+pub fn header_word(t: VariantType, flags: u32) -> u32 {
+    t.id() | flags
+}
 
 /// How a typed container's element type is written after the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,15 +64,6 @@ impl ContainerKind {
             1 => ContainerKind::Builtin,
             2 => ContainerKind::ClassName,
             _ => ContainerKind::Script,
-        }
-    }
-
-    pub fn of(t: &ContainerType) -> ContainerKind {
-        match t {
-            ContainerType::Untyped => ContainerKind::Untyped,
-            ContainerType::Builtin(_) => ContainerKind::Builtin,
-            ContainerType::ClassName(_) => ContainerKind::ClassName,
-            ContainerType::Script(_) => ContainerKind::Script,
         }
     }
 

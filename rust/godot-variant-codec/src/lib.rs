@@ -18,7 +18,7 @@
 mod decode;
 mod encode;
 pub mod error;
-mod header;
+pub mod header;
 pub mod io;
 mod keys;
 #[cfg(feature = "serde")]

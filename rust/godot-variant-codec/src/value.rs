@@ -4,6 +4,7 @@
 //! [`PackedReals`]) so that decode → encode gives back the exact bits, NaN payloads
 //! included, and packed vector arrays can be copied in bulk.
 
+use crate::header::ContainerKind;
 use crate::types::VariantType;
 
 /// `N` real numbers (`real_t` in the engine), in the precision they arrived in.
@@ -86,6 +87,18 @@ pub enum ContainerType {
     ClassName(String),
     /// Objects of a script, by its `res://` path.
     Script(String),
+}
+
+impl ContainerType {
+    /// How the header's bits say this type is written after the header.
+    pub(crate) fn kind(&self) -> ContainerKind {
+        match self {
+            ContainerType::Untyped => ContainerKind::Untyped,
+            ContainerType::Builtin(_) => ContainerKind::Builtin,
+            ContainerType::ClassName(_) => ContainerKind::ClassName,
+            ContainerType::Script(_) => ContainerKind::Script,
+        }
+    }
 }
 
 /// Name of the class the engine substitutes for objects it did not decode.
