@@ -24,7 +24,7 @@ use godot::obj::Gd;
 use godot::register::property::Var;
 use godot::register::{godot_api, GodotClass};
 use godot::sys::GodotFfi;
-use godot_variant_codec::stream::{frame_at, FrameError, FrameErrorKind};
+use godot_variant_codec::stream::{frame_at, frame_into, FrameError, FrameErrorKind};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder, Precision, MAX_RECURSION_DEPTH};
 
 use crate::batch;
@@ -309,14 +309,12 @@ impl FastVariantCodec {
                     for i in 0..values.len() {
                         // SAFETY: below the size of the array, which is held for the call.
                         let value = unsafe { ffi().array_element(values.sys(), i) };
-                        // The frame's length word, filled in once the value is written.
-                        let start = stream.len();
-                        stream.extend_from_slice(&[0; 4]);
-                        VariantWriter::new(Encoder::new(&mut *stream, opts), codec.write_mode())
-                            .value(value, 0)
-                            .map_err(|e| Failure::from(e).of_element(i))?;
-                        let len = (stream.len() - start - 4) as u32;
-                        stream[start..start + 4].copy_from_slice(&len.to_le_bytes());
+                        frame_into(stream, |stream| {
+                            VariantWriter::new(Encoder::new(stream, opts), codec.write_mode())
+                                .value(value, 0)
+                                .map_err(Failure::from)
+                        })
+                        .map_err(|e| e.of_element(i))?;
                     }
                     Ok(write::packed_bytes(stream))
                 })
