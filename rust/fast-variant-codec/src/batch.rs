@@ -26,7 +26,8 @@ use crate::write::{encode_with, holds_values, Filled, OutSink, WriteMode};
 const DEFERRED_COPY_MIN: usize = 4096;
 
 /// Deferred copies adding up to less than this run on the calling thread alone: below it,
-/// sharing them with the pool costs more than it saves (measured with bench/bench.gd).
+/// sharing them with the pool costs more than it saves (guarded by bench.gd's rows
+/// "`encode_batch` of N PackedFloat32Arrays of 16k floats", which must stay ≥ 1.0×).
 pub const PARALLEL_BATCH_MIN: usize = 1 << 20;
 
 /// A copy left for later: `len` bytes from `src` to `dst`. The source is a packed array's

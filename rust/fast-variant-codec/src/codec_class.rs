@@ -381,8 +381,8 @@ impl FastVariantCodec {
     /// Runs `work` on the instance `this`, without gdext's binding where it can.
     ///
     /// With `experimental-threads`, every bind locks a mutex and every release locks it
-    /// again and wakes a condition variable, a system call each time: about a third of a
-    /// small `encode` (measured with perf on bench/profile.gd). That guard protects `&mut`
+    /// again and wakes a condition variable, a system call each time, a large share of a
+    /// small `encode` (see docs/upstream/gdext-per-call-cost.md). That guard protects `&mut`
     /// access, which this class never takes: every method takes `&self`, and the state is
     /// atomics and a `Mutex`. So the instance is bound once per thread and instance, and
     /// its address (which gdext pins for the instance's life) kept for the next calls.

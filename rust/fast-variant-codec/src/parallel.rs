@@ -209,7 +209,7 @@ pub fn in_pieces(
 }
 
 /// Copies below this many bytes run on the calling thread alone: sharing them costs
-/// more than it can save (measured with bench/bench.gd on 2 cores).
+/// more than it can save (guarded by bench.gd's batch rows of 16k-float arrays).
 pub const PARALLEL_COPY_MIN: usize = 1 << 20;
 
 /// The pieces a shared copy is cut into.

@@ -73,8 +73,8 @@ impl From<ToVariantError> for ReadError {
 const STRINGS_PIECE: usize = 2048;
 
 /// PackedStringArrays of fewer strings are made on the calling thread alone (one piece);
-/// from two pieces on, sharing them pays (measured on 2 cores: 4096 strings in 256 µs
-/// shared, 338 µs alone).
+/// from two pieces on, sharing them pays (bench.gd's PackedStringArray rows, also with
+/// the pool off and beside a busy core).
 const PARALLEL_STRINGS_MIN: usize = 4096;
 
 /// The builder of engine Variants.
@@ -109,12 +109,12 @@ impl VariantBuilder {
 /// words. Moved as a Variant (24 opaque bytes), the compiler copied it 16 bytes at a time,
 /// and each 16-byte read of words just written one at a time (as the decoder's results
 /// are) waited for the writes to reach the cache: the processor cannot forward them from
-/// its store buffer. As integers, it is mostly copied a word at a time (perf, an Array of
-/// 100k bools and nils: 1.5 ms to decode before, 1.0 ms after; the engine takes 1.15 ms).
+/// its store buffer. As integers, it is mostly copied a word at a time (the shapes.gd row
+/// "Array 100k bools/nulls" guards it).
 ///
 /// Plain `u64`s, not `MaybeUninit` (the 4 bytes after the Variant's 32-bit type are
 /// padding, which the engine may leave unset): `MaybeUninit` words are moved as bytes
-/// again, and the waits come back (measured). The words are only moved, never looked at.
+/// again, and the waits come back. The words are only moved, never looked at.
 #[repr(C)]
 pub struct Item(u64, u64, u64);
 

@@ -3,22 +3,27 @@
 //! Each provisions what it needs (Godot 4.6.3 into `.cache/`, unless `GODOT` is set),
 //! builds the addon, and runs the bundled Godot project headless.
 
+mod e2e;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::thread;
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden>
+const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|e2e>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
+               the Rust server against a Godot client (TCP and UDP),
                and the Godot parity suite in each setting (editor build, safe mode, each
                engine-layout probe failed alone, release export template); ends with
                `N passed, N failed`
   bench        engine vs codec benchmark tables (best of N, same process), in the editor
                build, in safe mode and in the release export template
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
-  golden       regenerate tests/golden/godot4.json with the live engine";
+  golden       regenerate tests/golden/godot4.json with the live engine
+  e2e          the end-to-end test alone: the crate's example server against a Godot
+               client, 1000 messages each way over TCP and UDP";
 
 fn main() -> ExitCode {
     let command = std::env::args().nth(1).unwrap_or_default();
@@ -28,6 +33,7 @@ fn main() -> ExitCode {
         "bench" => bench(),
         "build-addon" => build_addon(),
         "golden" => regenerate_golden(&project_dir().join("tests/golden/godot4.json")),
+        "e2e" => e2e_alone(),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -485,6 +491,13 @@ fn run_parity_suite(
     Ok(())
 }
 
+/// `cargo xtask e2e`: the end-to-end step of `test`, alone.
+fn e2e_alone() -> Result<(), String> {
+    let ok = e2e::run(&project_dir(), &godot()?, cargo())?;
+    ok.then_some(())
+        .ok_or_else(|| "the end-to-end test failed".into())
+}
+
 fn test() -> Result<(), String> {
     let dir = project_dir();
     let mut tally = Tally::default();
@@ -526,6 +539,15 @@ fn test() -> Result<(), String> {
         same
     };
     tally.step("golden vectors match the live engine", drift_ok);
+
+    let e2e_ok = e2e::run(&dir, &godot, cargo()).unwrap_or_else(|e| {
+        eprintln!("e2e: {e}");
+        false
+    });
+    tally.step(
+        "end-to-end: Rust server and Godot client, 1000 messages each way over TCP and UDP",
+        e2e_ok,
+    );
 
     match build_addon() {
         Ok(()) => {
