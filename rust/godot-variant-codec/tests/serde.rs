@@ -359,6 +359,19 @@ fn unrepresentable_integers_are_errors() {
 
 /// Each math type: its Rust value (from the components 1, 2, 3…), and the Value the crate
 /// writes for it.
+/// Calls the macro `$check` with the math types of `real_t` components: the serde type,
+/// the `Value` variant, whether it is boxed, its number of components.
+macro_rules! with_real_math_types {
+    ($check:ident) => {
+        $check!(
+            Vector2: Vector2 [2], Rect2: Rect2 [4], Vector3: Vector3 [3],
+            Transform2D: Transform2D (Box) [6], Vector4: Vector4 [4], Plane: Plane [4],
+            Quaternion: Quaternion [4], Aabb: Aabb (Box) [6], Basis: Basis (Box) [9],
+            Transform3D: Transform3D (Box) [12], Projection: Projection (Box) [16]
+        )
+    };
+}
+
 macro_rules! check_math_types {
     ($($t:ident: $variant:ident $(($boxed:ident))? [$n:literal]),*) => {{
         $(
@@ -382,12 +395,7 @@ macro_rules! check_math_types {
 
 #[test]
 fn math_types_are_the_godot_types() {
-    check_math_types!(
-        Vector2: Vector2 [2], Rect2: Rect2 [4], Vector3: Vector3 [3],
-        Transform2D: Transform2D (Box) [6], Vector4: Vector4 [4], Plane: Plane [4],
-        Quaternion: Quaternion [4], Aabb: Aabb (Box) [6], Basis: Basis (Box) [9],
-        Transform3D: Transform3D (Box) [12], Projection: Projection (Box) [16]
-    );
+    with_real_math_types!(check_math_types);
     let ints = [
         (
             to_vec(&Vector2i { x: 1, y: -2 }, &single()).unwrap(),
@@ -1122,4 +1130,133 @@ proptest! {
             prop_assert!(e.offset().is_some_and(|at| at <= bytes.len()), "{}", e);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Double precision: the math types and packed vector arrays with `f64` components
+
+/// Components no `f32` holds exactly (nor their sums of magnitudes), in both signs.
+fn wide_components<const N: usize>() -> [f64; N] {
+    std::array::from_fn(|k| {
+        let c = 0.1 + k as f64 * 1.000_000_1e10;
+        if k % 2 == 0 {
+            c
+        } else {
+            -c
+        }
+    })
+}
+
+macro_rules! check_double_math_types {
+    ($($t:ident: $variant:ident $(($boxed:ident))? [$n:literal]),*) => {{
+        $(
+            let components: [f64; $n] = wide_components();
+            let value = $t::<f64>::from(components);
+            let wide = |c| Value::$variant(check_math_types!(@wrap $($boxed)? c));
+            let expected = wide(Reals::Double(components));
+            // Written as the value model writes the same value: flagged 64 bits for a
+            // double-precision engine, rounded as the engine rounds for a single one.
+            same_bytes_and_back(&value, &expected, &double());
+            assert_eq!(to_vec(&value, &single()).unwrap(), encode(&expected, &single()).unwrap());
+            // Decoded exactly in both widths: 64-bit bytes into f64 exactly, into f32
+            // rounded; 32-bit bytes into f64 widened exactly.
+            let rounded = components.map(|c| c as f32);
+            let wide_bytes = encode(&expected, &double()).unwrap();
+            assert_eq!(from_slice::<$t<f64>>(&wide_bytes, &DEFAULT).unwrap().0, value);
+            assert_eq!(
+                from_slice::<$t<f32>>(&wide_bytes, &DEFAULT).unwrap().0,
+                $t::<f32>::from(rounded)
+            );
+            let narrow_bytes = encode(&wide(Reals::Single(rounded)), &single()).unwrap();
+            assert_eq!(
+                from_slice::<$t<f64>>(&narrow_bytes, &DEFAULT).unwrap(),
+                ($t::<f64>::from(rounded.map(f64::from)), narrow_bytes.len())
+            );
+            // Human-readable formats: the components, exactly.
+            let json = serde_json::to_string(&value).unwrap();
+            assert_eq!(serde_json::from_str::<$t<f64>>(&json).unwrap(), value);
+            assert_eq!(serde_json::from_str::<[f64; $n]>(&json).unwrap(), components);
+        )*
+    }};
+}
+
+#[test]
+fn f64_math_types_are_exact_in_both_precisions() {
+    with_real_math_types!(check_double_math_types);
+}
+
+#[test]
+fn f64_packed_vector_arrays_are_exact_in_both_precisions() {
+    macro_rules! check {
+        ($packed:ident, $vector:ident, $variant:ident, $n:literal) => {{
+            let items: Vec<[f64; $n]> = (0..3)
+                .map(|i| wide_components::<$n>().map(|c| c * (i as f64 + 1.5)))
+                .collect();
+            let value = $packed::<f64>(items.iter().map(|&c| $vector::from(c)).collect());
+            let expected = Value::$variant(PackedReals::Double(items.clone()));
+            same_bytes_and_back(&value, &expected, &double());
+            assert_eq!(
+                to_vec(&value, &single()).unwrap(),
+                encode(&expected, &single()).unwrap()
+            );
+            let rounded: Vec<[f32; $n]> = items.iter().map(|c| c.map(|x| x as f32)).collect();
+            let wide_bytes = encode(&expected, &double()).unwrap();
+            assert_eq!(
+                from_slice::<$packed<f64>>(&wide_bytes, &DEFAULT).unwrap().0,
+                value
+            );
+            assert_eq!(
+                from_slice::<$packed<f32>>(&wide_bytes, &DEFAULT).unwrap().0,
+                $packed::<f32>(rounded.iter().map(|&c| $vector::from(c)).collect())
+            );
+            let narrow = Value::$variant(PackedReals::Single(rounded.clone()));
+            let narrow_bytes = encode(&narrow, &single()).unwrap();
+            assert_eq!(
+                from_slice::<$packed<f64>>(&narrow_bytes, &DEFAULT)
+                    .unwrap()
+                    .0,
+                $packed::<f64>(
+                    rounded
+                        .iter()
+                        .map(|c| $vector::from(c.map(f64::from)))
+                        .collect()
+                )
+            );
+        }};
+    }
+    check!(PackedVector2Array, Vector2, PackedVector2Array, 2);
+    check!(PackedVector3Array, Vector3, PackedVector3Array, 3);
+    check!(PackedVector4Array, Vector4, PackedVector4Array, 4);
+}
+
+#[test]
+fn a_struct_of_f64_math_types_round_trips_through_a_double_precision_engine() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Body {
+        position: Vector3<f64>,
+        transform: Transform3D<f64>,
+        path: PackedVector2Array<f64>,
+        label: String,
+    }
+    let body = Body {
+        position: Vector3::from([1e-300, 6.02214076e23, -0.1]),
+        transform: Transform3D::from(wide_components::<12>()),
+        path: PackedVector2Array(vec![
+            Vector2::from([0.1, 0.2]),
+            Vector2::from([1e20, -1e-20]),
+        ]),
+        label: "x".into(),
+    };
+    let bytes = to_vec(&body, &double()).unwrap();
+    let (back, used) = from_slice::<Body>(&bytes, &DEFAULT).unwrap();
+    assert_eq!((back, used), (body, bytes.len()));
+    // The value model reads the same bytes as the same numbers, in 64 bits.
+    let (value, _) = decode(&bytes, &DEFAULT).unwrap();
+    let Value::Dictionary(d) = value else {
+        panic!("{value:?}")
+    };
+    assert_eq!(
+        d.entries[0].1,
+        Value::Vector3(Reals::Double([1e-300, 6.02214076e23, -0.1]))
+    );
 }

@@ -11,7 +11,7 @@ use ::serde::de::{
 };
 use ::serde::forward_to_deserialize_any;
 
-use super::godot::{math_components, reserved_type, Component};
+use super::godot::{math_components, reserved_type, Component, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
@@ -47,7 +47,7 @@ enum Hint {
     Bytes,
     Enum,
     /// The payload of a math or packed type (a reserved newtype name).
-    Payload(VariantType),
+    Payload(Payload),
 }
 
 impl<'de> Deserializer<'de> {
@@ -186,7 +186,7 @@ impl<'de> Deserializer<'de> {
                 let packed = read_packed(&mut self.r, t, wide)?;
                 visitor.visit_borrowed_bytes(packed.bytes)
             }
-            Hint::Payload(expected) if t == expected => self.payload(t, header, visitor),
+            Hint::Payload(expected) if t == expected.t => self.payload(expected, header, visitor),
             Hint::Enum if matches!(t, VariantType::String | VariantType::StringName) => {
                 let name = read_text(&mut self.r)?;
                 visitor.visit_enum(BorrowedStrDeserializer::new(name))
@@ -206,36 +206,47 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    /// A math or packed type `t` after its header: its payload's bytes, borrowed, when they
-    /// hold it as the Rust type does (single precision); else as `deserialize_any` hands it
-    /// over.
+    /// A math or packed type after its header: its payload's bytes, borrowed, when they
+    /// hold it as the Rust type does (in its precision); else as `deserialize_any` hands
+    /// it over (the components, converted one by one).
     #[inline(always)]
     fn payload<V: Visitor<'de>>(
         &mut self,
-        t: VariantType,
+        expected: Payload,
         header: u32,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match self.payload_bytes(t, header & FLAG_64 != 0)? {
+        let t = expected.t;
+        match self.payload_bytes(t, header & FLAG_64 != 0, expected.wide)? {
             Some(bytes) => visitor.visit_borrowed_bytes(bytes),
             // `payload_bytes` read nothing: the header is the 4 bytes before the cursor.
             None => self.any(t, header, self.r.consumed() - 4, visitor),
         }
     }
 
-    /// The payload of the math or packed type `t` as the Rust type holds it (single
-    /// precision), borrowed; `None` when the bytes hold it in double precision.
+    /// The payload of the math or packed type `t` as the Rust type holds it (its `real_t`
+    /// components `f64` when `wide_target`), borrowed; `None` when the bytes hold it in the
+    /// other precision (`wide`: the header's flag).
     #[inline(always)]
-    fn payload_bytes(&mut self, t: VariantType, wide: bool) -> Result<Option<&'de [u8]>, Error> {
+    fn payload_bytes(
+        &mut self,
+        t: VariantType,
+        wide: bool,
+        wide_target: bool,
+    ) -> Result<Option<&'de [u8]>, Error> {
         if let Some((n, component)) = math_components(t) {
-            if component == Component::Real && wide {
+            if component != Component::Real {
+                return Ok(Some(self.r.take(n * 4, t.name())?));
+            }
+            if wide != wide_target {
                 return Ok(None);
             }
-            return Ok(Some(self.r.take(n * 4, t.name())?));
+            let size = if wide { 8 } else { 4 };
+            return Ok(Some(self.r.take(n * size, t.name())?));
         }
-        let element_size = Packed::element_size(t, false);
+        let element_size = Packed::element_size(t, wide_target);
         if element_size == 0 || Packed::element_size(t, wide) != element_size {
-            // A PackedStringArray (no plain elements), or vectors in double precision.
+            // A PackedStringArray (no plain elements), or vectors in the other precision.
             return Ok(None);
         }
         Ok(Some(read_packed(&mut self.r, t, wide)?.bytes))
@@ -836,8 +847,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match reserved_type(name) {
-            Some(t) => self.expecting(t, Hint::Payload(t), visitor, |de, header, visitor| {
-                de.payload(t, header, visitor)
+            Some(p) => self.expecting(p.t, Hint::Payload(p), visitor, |de, header, visitor| {
+                de.payload(p, header, visitor)
             }),
             None => visitor.visit_newtype_struct(self),
         }

@@ -11,14 +11,29 @@ use crate::types::VariantType;
 use crate::wire::{le_bytes_of, plain_items, Plain};
 
 /// The reserved name of the newtype struct a Godot type serializes as (the prefix alone
-/// without an argument): this crate's serializer and deserializer recognize it.
+/// without an argument; with `f64`, the name of the type with 64-bit components): this
+/// crate's serializer and deserializer recognize it.
 macro_rules! reserved_name {
     ($($name:ident)?) => {
         concat!("$godot_variant_codec::" $(, stringify!($name))?)
     };
+    ($name:ident, f64) => {
+        concat!("$godot_variant_codec::", stringify!($name), "/f64")
+    };
 }
 
 const RESERVED_PREFIX: &str = reserved_name!();
+/// Ends the reserved names of the types with 64-bit (`f64`) components (as
+/// `reserved_name!(Vector2, f64)` writes them).
+const DOUBLE_SUFFIX: &str = "/f64";
+
+/// What a reserved newtype name stands for: a Godot type, and whether its `real_t`
+/// components are `f64` in the Rust type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Payload {
+    pub t: VariantType,
+    pub wide: bool,
+}
 
 /// Most elements a visitor reserves room for on a sequence's word, whatever it claims
 /// (this crate's deserializer already caps its claims by the input; other formats may not).
@@ -27,9 +42,14 @@ const MAX_PREALLOCATED_BYTES: usize = 1 << 20;
 /// The Godot type a reserved newtype name stands for. Inlined: the name is a constant
 /// there, and the comparisons fold away.
 #[inline(always)]
-pub(crate) fn reserved_type(name: &str) -> Option<VariantType> {
+pub(crate) fn reserved_type(name: &str) -> Option<Payload> {
     let godot_name = name.strip_prefix(RESERVED_PREFIX)?;
-    math_type_named(godot_name).or_else(|| packed_type_named(godot_name))
+    let (godot_name, wide) = match godot_name.strip_suffix(DOUBLE_SUFFIX) {
+        Some(name) => (name, true),
+        None => (godot_name, false),
+    };
+    let t = math_type_named(godot_name).or_else(|| packed_type_named(godot_name))?;
+    Some(Payload { t, wide })
 }
 
 /// A value's little-endian bytes, serialized as bytes: the payload of the math and packed
@@ -119,57 +139,63 @@ fn deserialize_math<'de, T: MathType, D: Deserializer<'de>>(d: D) -> Result<T, D
     d.deserialize_newtype_struct(T::NAME, MathVisitor(PhantomData))
 }
 
+/// The traits of one math type of the table below, with `$scalar` components.
+macro_rules! math_type {
+    ($name:ident, $ty:ty, $reserved:expr, [$scalar:ty; $n:literal]) => {
+        // SAFETY: each type is `#[repr(C)]` of `$n` `$scalar`s, as the table says (the
+        // transmutes would not compile were the sizes different).
+        unsafe impl MathType for $ty {
+            const NAME: &'static str = $reserved;
+            type Scalar = $scalar;
+            type Array = [$scalar; $n];
+            #[inline]
+            fn from_array(components: [$scalar; $n]) -> Self {
+                // SAFETY: see the impl.
+                unsafe { std::mem::transmute::<[$scalar; $n], $ty>(components) }
+            }
+            #[inline]
+            fn to_array(self) -> [$scalar; $n] {
+                // SAFETY: see the impl.
+                unsafe { std::mem::transmute::<$ty, [$scalar; $n]>(self) }
+            }
+        }
+
+        impl From<[$scalar; $n]> for $ty {
+            /// From the components in the engine's order.
+            fn from(components: [$scalar; $n]) -> Self {
+                Self::from_array(components)
+            }
+        }
+
+        impl From<$ty> for [$scalar; $n] {
+            /// The components in the engine's order.
+            fn from(value: $ty) -> Self {
+                value.to_array()
+            }
+        }
+
+        impl Serialize for $ty {
+            #[inline]
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serialize_math(self, s)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            #[inline]
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                deserialize_math(d)
+            }
+        }
+    };
+}
+
 /// Declares the math types' traits from one table: the Godot type, how its components
-/// travel, and how many there are.
+/// travel, and how many there are. The types of `real_t` components (`Real`) are generic
+/// over their component type: each has its `f32` and its `f64` form.
 macro_rules! math_types {
     ($($name:ident: $component:ident [$scalar:ty; $n:literal];)*) => {
-        $(
-            // SAFETY: each type below is `#[repr(C)]` of `$n` `$scalar`s, as the table says
-            // (the transmutes would not compile were the sizes different).
-            unsafe impl MathType for $name {
-                const NAME: &'static str = reserved_name!($name);
-                type Scalar = $scalar;
-                type Array = [$scalar; $n];
-                #[inline]
-                fn from_array(components: [$scalar; $n]) -> Self {
-                    // SAFETY: see the impl.
-                    unsafe { std::mem::transmute::<[$scalar; $n], $name>(components) }
-                }
-                #[inline]
-                fn to_array(self) -> [$scalar; $n] {
-                    // SAFETY: see the impl.
-                    unsafe { std::mem::transmute::<$name, [$scalar; $n]>(self) }
-                }
-            }
-
-            impl From<[$scalar; $n]> for $name {
-                /// From the components in the engine's order.
-                fn from(components: [$scalar; $n]) -> Self {
-                    Self::from_array(components)
-                }
-            }
-
-            impl From<$name> for [$scalar; $n] {
-                /// The components in the engine's order.
-                fn from(value: $name) -> Self {
-                    value.to_array()
-                }
-            }
-
-            impl Serialize for $name {
-                #[inline]
-                fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                    serialize_math(self, s)
-                }
-            }
-
-            impl<'de> Deserialize<'de> for $name {
-                #[inline]
-                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                    deserialize_math(d)
-                }
-            }
-        )*
+        $(math_types!(@one $name $component [$scalar; $n]);)*
 
         #[inline(always)]
         fn math_type_named(name: &str) -> Option<VariantType> {
@@ -187,39 +213,55 @@ macro_rules! math_types {
             }
         }
 
-        /// Writes the math type `t` from its components' little-endian bytes, as
-        /// [`MathType`] serializes them; `None` when `t` is no math type or the bytes are
-        /// not its components.
+        /// Writes the math type `payload.t` from its components' little-endian bytes, as
+        /// [`MathType`] serializes them (`f64` ones when `payload.wide`); `None` when it is
+        /// no math type or the bytes are not its components.
         pub(crate) fn write_math<S: crate::wire::Sink>(
             enc: &mut crate::Encoder<S>,
-            t: VariantType,
+            payload: Payload,
             bytes: &[u8],
         ) -> Option<()> {
+            let t = payload.t;
             match t {
                 $(VariantType::$name => {
-                    let bytes: &[u8; <[$scalar; $n] as Plain>::SIZE] = bytes.try_into().ok()?;
-                    write_components!(enc, t, bytes, [$scalar; $n], $component);
+                    write_components!(enc, t, payload.wide, bytes, $n, $component);
                 })*
                 _ => return None,
             }
             Some(())
         }
     };
+    (@one $name:ident Real [$scalar:ty; $n:literal]) => {
+        math_type!($name, $name<f32>, reserved_name!($name), [f32; $n]);
+        math_type!($name, $name<f64>, reserved_name!($name, f64), [f64; $n]);
+    };
+    (@one $name:ident $component:ident [$scalar:ty; $n:literal]) => {
+        math_type!($name, $name, reserved_name!($name), [$scalar; $n]);
+    };
 }
 
 /// The encoder's call for a math type's components, by how they travel: their
-/// little-endian bytes are already their wire form, but for `real_t` components written for
-/// a double-precision engine.
+/// little-endian bytes are already their wire form, but for `real_t` components written in
+/// the other precision than the Rust type's (which [`Encoder::reals`](crate::Encoder::reals)
+/// converts).
 macro_rules! write_components {
-    ($enc:ident, $t:ident, $bytes:ident, $array:ty, Real) => {
-        if $enc.options().precision == crate::Precision::Double {
-            $enc.reals($t, &crate::Reals::Single(<$array>::from_le($bytes)))
-        } else {
-            $enc.wire_payload($t, $bytes)
+    ($enc:ident, $t:ident, $wide:expr, $bytes:ident, $n:literal, Real) => {
+        match ($wide, $enc.options().precision) {
+            (false, crate::Precision::Single) => {
+                $enc.wire_payload($t, <&[u8; $n * 4]>::try_from($bytes).ok()?)
+            }
+            (false, crate::Precision::Double) => {
+                let bytes = <&[u8; $n * 4]>::try_from($bytes).ok()?;
+                $enc.reals($t, &crate::Reals::Single(<[f32; $n]>::from_le(bytes)))
+            }
+            (true, _) => {
+                let bytes = <&[u8; $n * 8]>::try_from($bytes).ok()?;
+                $enc.reals($t, &crate::Reals::Double(<[f64; $n]>::from_le(bytes)))
+            }
         }
     };
-    ($enc:ident, $t:ident, $bytes:ident, $array:ty, $component:ident) => {
-        $enc.wire_payload($t, $bytes)
+    ($enc:ident, $t:ident, $wide:expr, $bytes:ident, $n:literal, $component:ident) => {
+        $enc.wire_payload($t, <&[u8; $n * 4]>::try_from($bytes).ok()?)
     };
 }
 
@@ -242,12 +284,14 @@ math_types! {
     Color: F32 [f32; 4];
 }
 
-/// Godot's `Vector2` (`real_t` components, `f32` here; a double-precision value is rounded).
+/// Godot's `Vector2`. Its `real_t` components are `f32` by default (a double-precision
+/// value is then rounded, as a single-precision engine rounds it); `Vector2<f64>` holds
+/// them exactly in both precisions. So are all the math types of `real_t` components.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Vector2 {
-    pub x: f32,
-    pub y: f32,
+pub struct Vector2<R = f32> {
+    pub x: R,
+    pub y: R,
 }
 
 /// Godot's `Vector2i`.
@@ -261,9 +305,9 @@ pub struct Vector2i {
 /// Godot's `Rect2`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Rect2 {
-    pub position: Vector2,
-    pub size: Vector2,
+pub struct Rect2<R = f32> {
+    pub position: Vector2<R>,
+    pub size: Vector2<R>,
 }
 
 /// Godot's `Rect2i`.
@@ -277,10 +321,10 @@ pub struct Rect2i {
 /// Godot's `Vector3`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Vector3 {
-    pub x: f32,
-    pub y: f32,
-    pub z: f32,
+pub struct Vector3<R = f32> {
+    pub x: R,
+    pub y: R,
+    pub z: R,
 }
 
 /// Godot's `Vector3i`.
@@ -295,20 +339,20 @@ pub struct Vector3i {
 /// Godot's `Transform2D`: its columns `x`, `y` and the `origin`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Transform2D {
-    pub x: Vector2,
-    pub y: Vector2,
-    pub origin: Vector2,
+pub struct Transform2D<R = f32> {
+    pub x: Vector2<R>,
+    pub y: Vector2<R>,
+    pub origin: Vector2<R>,
 }
 
 /// Godot's `Vector4`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Vector4 {
-    pub x: f32,
-    pub y: f32,
-    pub z: f32,
-    pub w: f32,
+pub struct Vector4<R = f32> {
+    pub x: R,
+    pub y: R,
+    pub z: R,
+    pub w: R,
 }
 
 /// Godot's `Vector4i`.
@@ -324,49 +368,49 @@ pub struct Vector4i {
 /// Godot's `Plane`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Plane {
-    pub normal: Vector3,
-    pub d: f32,
+pub struct Plane<R = f32> {
+    pub normal: Vector3<R>,
+    pub d: R,
 }
 
 /// Godot's `Quaternion`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Quaternion {
-    pub x: f32,
-    pub y: f32,
-    pub z: f32,
-    pub w: f32,
+pub struct Quaternion<R = f32> {
+    pub x: R,
+    pub y: R,
+    pub z: R,
+    pub w: R,
 }
 
 /// Godot's `AABB`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Aabb {
-    pub position: Vector3,
-    pub size: Vector3,
+pub struct Aabb<R = f32> {
+    pub position: Vector3<R>,
+    pub size: Vector3<R>,
 }
 
 /// Godot's `Basis`: its rows.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Basis {
-    pub rows: [Vector3; 3],
+pub struct Basis<R = f32> {
+    pub rows: [Vector3<R>; 3],
 }
 
 /// Godot's `Transform3D`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Transform3D {
-    pub basis: Basis,
-    pub origin: Vector3,
+pub struct Transform3D<R = f32> {
+    pub basis: Basis<R>,
+    pub origin: Vector3<R>,
 }
 
 /// Godot's `Projection`: its columns.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Projection {
-    pub columns: [Vector4; 4],
+pub struct Projection<R = f32> {
+    pub columns: [Vector4<R>; 4],
 }
 
 /// Godot's `Color` (always 32-bit components).
@@ -454,51 +498,53 @@ impl<'de, P: PackedType> Visitor<'de> for PackedVisitor<P> {
     }
 }
 
-/// Declares the packed arrays of plain elements, which travel in bulk.
+/// The traits of one packed array of plain elements (`$ty`, of `$item`s).
+macro_rules! plain_packed_type {
+    ($name:ident, $ty:ty, $reserved:expr, $item:ty) => {
+        impl PackedType for $ty {
+            const NAME: &'static str = $reserved;
+            type Item = $item;
+            const AS_BYTES: bool = true;
+            fn from_items(items: Vec<$item>) -> Self {
+                $name(items)
+            }
+            fn from_le_bytes(bytes: &[u8]) -> Option<Self> {
+                let size = <<$item as PackedItem>::Plain as Plain>::SIZE;
+                (bytes.len() % size == 0)
+                    .then(|| $name(<$item>::from_plain(plain_items(bytes).into_owned())))
+            }
+        }
+
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                if s.is_human_readable() {
+                    s.serialize_newtype_struct(Self::NAME, &self.0)
+                } else {
+                    let bytes = le_bytes_of(<$item>::as_plain(&self.0));
+                    s.serialize_newtype_struct(Self::NAME, &LeBytes(&bytes))
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_newtype_struct(Self::NAME, PackedVisitor(PhantomData))
+            }
+        }
+
+        impl From<Vec<$item>> for $ty {
+            fn from(items: Vec<$item>) -> Self {
+                $name(items)
+            }
+        }
+    };
+}
+
+/// Declares the packed arrays of plain elements, which travel in bulk; the vector arrays
+/// (`real` ones) are generic over their vectors' component type, as the math types are.
 macro_rules! plain_packed_types {
-    ($($name:ident($item:ty),)*) => {
-        $(
-            #[doc = concat!("Godot's `", stringify!($name), "`: written and read in bulk.")]
-            #[derive(Debug, Clone, PartialEq, Default)]
-            pub struct $name(pub Vec<$item>);
-
-            impl PackedType for $name {
-                const NAME: &'static str = reserved_name!($name);
-                type Item = $item;
-                const AS_BYTES: bool = true;
-                fn from_items(items: Vec<$item>) -> Self {
-                    $name(items)
-                }
-                fn from_le_bytes(bytes: &[u8]) -> Option<Self> {
-                    let size = <<$item as PackedItem>::Plain as Plain>::SIZE;
-                    (bytes.len() % size == 0)
-                        .then(|| $name(<$item>::from_plain(plain_items(bytes).into_owned())))
-                }
-            }
-
-            impl Serialize for $name {
-                fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                    if s.is_human_readable() {
-                        s.serialize_newtype_struct(Self::NAME, &self.0)
-                    } else {
-                        let bytes = le_bytes_of(<$item>::as_plain(&self.0));
-                        s.serialize_newtype_struct(Self::NAME, &LeBytes(&bytes))
-                    }
-                }
-            }
-
-            impl<'de> Deserialize<'de> for $name {
-                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                    d.deserialize_newtype_struct(Self::NAME, PackedVisitor(PhantomData))
-                }
-            }
-
-            impl From<Vec<$item>> for $name {
-                fn from(items: Vec<$item>) -> Self {
-                    $name(items)
-                }
-            }
-        )*
+    ($($name:ident($item:ident$(<$real:ident>)?),)*) => {
+        $(plain_packed_types!(@one $name $item $($real)?);)*
 
         #[inline(always)]
         fn packed_type_named(name: &str) -> Option<VariantType> {
@@ -509,6 +555,24 @@ macro_rules! plain_packed_types {
             }
         }
     };
+    (@one $name:ident $item:ident real) => {
+        #[doc = concat!(
+            "Godot's `", stringify!($name), "`: written and read in bulk. Its vectors' ",
+            "components are `f32` by default, `f64` in `", stringify!($name), "<f64>`."
+        )]
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct $name<R = f32>(pub Vec<$item<R>>);
+
+        plain_packed_type!($name, $name<f32>, reserved_name!($name), $item<f32>);
+        plain_packed_type!($name, $name<f64>, reserved_name!($name, f64), $item<f64>);
+    };
+    (@one $name:ident $item:ident) => {
+        #[doc = concat!("Godot's `", stringify!($name), "`: written and read in bulk.")]
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct $name(pub Vec<$item>);
+
+        plain_packed_type!($name, $name, reserved_name!($name), $item);
+    };
 }
 
 plain_packed_types! {
@@ -517,10 +581,10 @@ plain_packed_types! {
     PackedInt64Array(i64),
     PackedFloat32Array(f32),
     PackedFloat64Array(f64),
-    PackedVector2Array(Vector2),
-    PackedVector3Array(Vector3),
+    PackedVector2Array(Vector2<real>),
+    PackedVector3Array(Vector3<real>),
     PackedColorArray(Color),
-    PackedVector4Array(Vector4),
+    PackedVector4Array(Vector4<real>),
 }
 
 /// Godot's `PackedStringArray`.

@@ -41,7 +41,7 @@
 //! | struct | Dictionary with String keys, the field names, in field order | Dictionary (String or StringName keys) or Array (fields in order) |
 //! | unit enum variant | String: the variant name | String or StringName |
 //! | other enum variants | Dictionary of one entry: `{name: content}` (content as a newtype, tuple or struct above) | the same |
-//! | [`Vector2`], [`Rect2`], [`Color`]… (every math type, below) | that Godot type, in the [`EncodeOptions::precision`](crate::EncodeOptions) asked for | that type (single or double precision, converted to `f32`), or any Array / packed array / math type of the same number of components |
+//! | [`Vector2`], [`Rect2`], [`Color`]… (every math type, below) | that Godot type, in the [`EncodeOptions::precision`](crate::EncodeOptions) asked for | that type (single or double precision, converted to the Rust type's components: `f32`, or exactly with `f64`), or any Array / packed array / math type of the same number of components |
 //! | [`PackedFloat32Array`], [`PackedVector2Array`]… (every packed array, below) | that packed array, in bulk | that packed array (copied in bulk), or any Array / packed array of convertible elements |
 //!
 //! Every Godot type reads through `deserialize_any` (so `serde_json::Value` and other
@@ -63,11 +63,24 @@
 //!
 //! [`Vector2`], [`Vector2i`], [`Rect2`], [`Rect2i`], [`Vector3`], [`Vector3i`],
 //! [`Transform2D`], [`Vector4`], [`Vector4i`], [`Plane`], [`Quaternion`], [`Aabb`],
-//! [`Basis`], [`Transform3D`], [`Projection`], [`Color`]: plain structs with `f32` (or
-//! `i32`) fields, laid out as the engine's. [`PackedByteArray`], [`PackedInt32Array`],
+//! [`Basis`], [`Transform3D`], [`Projection`], [`Color`]: plain structs laid out as the
+//! engine's, of `i32` fields (the `…i` types), `f32` ones ([`Color`]) or `real_t` ones.
+//!
+//! # Precision
+//!
+//! The types of `real_t` components (and the packed vector arrays) are generic over their
+//! component type, `f32` by default: `Vector2` is `Vector2<f32>`, and `Vector2<f64>` holds
+//! what a `precision=double` engine sends exactly. Either reads both wire precisions: a
+//! double-precision value into `f32` components is rounded (as a single-precision engine
+//! rounds it), a single-precision one into `f64` components is widened exactly, and
+//! `Vector2<f64>` from double-precision bytes is bit for bit. Either writes the precision
+//! [`EncodeOptions::precision`](crate::EncodeOptions) asks for: `f64` components for a
+//! single-precision engine are rounded to `f32`, `f32` ones for a double-precision engine
+//! are widened. [`PackedByteArray`], [`PackedInt32Array`],
 //! [`PackedInt64Array`], [`PackedFloat32Array`], [`PackedFloat64Array`],
 //! [`PackedStringArray`], [`PackedVector2Array`], [`PackedVector3Array`],
-//! [`PackedColorArray`], [`PackedVector4Array`]: newtypes of a `Vec`.
+//! [`PackedColorArray`], [`PackedVector4Array`]: newtypes of a `Vec` (the vector arrays
+//! of `Vector2<R>`… with the same component type `R`).
 //!
 //! They serialize as a newtype struct with a reserved name (`$godot_variant_codec::…`)
 //! that this crate's serializer recognizes; the payload is the components' (elements')

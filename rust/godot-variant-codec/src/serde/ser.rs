@@ -2,7 +2,7 @@
 
 use ::serde::ser::{self, Serialize};
 
-use super::godot::{reserved_type, write_math};
+use super::godot::{reserved_type, write_math, Payload};
 use super::Error;
 use crate::decode::Packed;
 use crate::error::EncodeErrorKind;
@@ -25,7 +25,7 @@ pub struct Serializer<'o> {
     depth: usize,
     /// The Godot type whose payload the next value is: set by a reserved newtype name
     /// (math and packed types), taken by the bytes, sequence or string that follows.
-    payload_of: Option<VariantType>,
+    payload_of: Option<Payload>,
 }
 
 impl<'o> Serializer<'o> {
@@ -109,11 +109,12 @@ impl<'o> Serializer<'o> {
     }
 
     /// The payload of a math or packed type, as its little-endian bytes.
-    fn payload_bytes(&mut self, t: VariantType, bytes: &[u8]) -> Result<(), Error> {
-        if write_math(&mut self.enc, t, bytes).is_some() {
+    fn payload_bytes(&mut self, payload: Payload, bytes: &[u8]) -> Result<(), Error> {
+        if write_math(&mut self.enc, payload, bytes).is_some() {
             return Ok(());
         }
-        let element_size = Packed::element_size(t, false);
+        let Payload { t, wide } = payload;
+        let element_size = Packed::element_size(t, wide);
         if element_size == 0 || bytes.len() % element_size != 0 {
             return Err(Error::message(format!(
                 "{} bytes are not the payload of a {t}",
@@ -129,6 +130,9 @@ impl<'o> Serializer<'o> {
             T::PackedFloat32Array => enc.packed_float32s(&plain_items(bytes)),
             T::PackedFloat64Array => enc.packed_float64s(&plain_items(bytes)),
             T::PackedColorArray => enc.packed_colors(&plain_items(bytes)),
+            T::PackedVector2Array if wide => enc.packed_vectors_f64::<2>(t, &plain_items(bytes)),
+            T::PackedVector3Array if wide => enc.packed_vectors_f64::<3>(t, &plain_items(bytes)),
+            _ if wide => enc.packed_vectors_f64::<4>(t, &plain_items(bytes)),
             T::PackedVector2Array => enc.packed_vectors::<2>(t, &plain_items(bytes)),
             T::PackedVector3Array => enc.packed_vectors::<3>(t, &plain_items(bytes)),
             _ => enc.packed_vectors::<4>(t, &plain_items(bytes)),
@@ -215,7 +219,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
         match self.payload_of.take() {
-            Some(VariantType::PackedStringArray) => self.enc.packed_string(v)?,
+            Some(p) if p.t == VariantType::PackedStringArray => self.enc.packed_string(v)?,
             _ => self.enc.string(v)?,
         }
         Ok(())
@@ -267,8 +271,9 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         value.serialize(&mut *self)?;
         match self.payload_of.take() {
             None => Ok(()),
-            Some(t) => Err(Error::message(format!(
-                "the payload of a {t} is neither its bytes nor its strings"
+            Some(p) => Err(Error::message(format!(
+                "the payload of a {} is neither its bytes nor its strings",
+                p.t
             ))),
         }
     }
@@ -289,9 +294,12 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
 
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
         match self.payload_of.take() {
-            Some(VariantType::PackedStringArray) => self.begin(VariantType::PackedStringArray, len),
-            Some(t) => Err(Error::message(format!(
-                "a sequence is not the payload of a {t}"
+            Some(p) if p.t == VariantType::PackedStringArray => {
+                self.begin(VariantType::PackedStringArray, len)
+            }
+            Some(p) => Err(Error::message(format!(
+                "a sequence is not the payload of a {}",
+                p.t
             ))),
             None => self.begin(VariantType::Array, len),
         }
@@ -357,7 +365,10 @@ impl Compound<'_, '_> {
     #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         if self.what == VariantType::PackedStringArray {
-            self.ser.payload_of = Some(VariantType::PackedStringArray);
+            self.ser.payload_of = Some(Payload {
+                t: VariantType::PackedStringArray,
+                wide: false,
+            });
             value.serialize(&mut *self.ser)?;
             if self.ser.payload_of.take().is_some() {
                 return Err(Error::message(
