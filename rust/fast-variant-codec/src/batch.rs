@@ -1,4 +1,5 @@
-//! Batches: many values encoded or decoded in one call.
+//! Layer: builder/writer. Many values in one call: batches (a packet per value) and
+//! streams (length-prefixed values, as `store_var` / `put_var` write them).
 //!
 //! The engine values are read and made on the calling thread, one after another (walking
 //! them is calls into the engine, which belong to that thread). What is shared with the
@@ -12,15 +13,16 @@
 use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, VariantType};
 use godot::global::Error;
 use godot::sys::GodotFfi;
+use godot_variant_codec::stream::{frame_at, frame_into, FrameError, FrameErrorKind};
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
-use godot_variant_codec::{DecodeOptions, EncodeOptions};
+use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
 use crate::cow;
 use crate::failure::Failure;
 use crate::parallel;
 use crate::raw::ffi;
-use crate::read::VariantBuilder;
-use crate::write::{encode_with, holds_values, Filled, OutSink, WriteMode};
+use crate::read::{ReadErrorKind, VariantBuilder};
+use crate::write::{self, encode_with, holds_values, Filled, OutSink, VariantWriter, WriteMode};
 
 /// Copies smaller than this are made at once, on the calling thread.
 const DEFERRED_COPY_MIN: usize = 4096;
@@ -117,7 +119,7 @@ pub fn encode(
         };
         // SAFETY: (the memory) the packet's, empty until sized here once, then written
         // entirely by `encode_with` (or emptied again on failure).
-        let memory = |size| unsafe { cow::sized_bytes(packet, size) };
+        let memory = |size| unsafe { ffi.sized_bytes(packet, size) };
         let written = if defer && !holds_values(ffi.type_of(v)) {
             encode_with(v, opts, mode, memory, |out| DeferringSink {
                 out: SliceSink::new(out),
@@ -200,4 +202,66 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
         }
     }
     (out, first_failure)
+}
+
+/// Every value of `values` framed one after another, as `store_var` / `put_var` write
+/// them: each its 32-bit length, then its bytes.
+pub fn encode_stream(
+    values: &AnyArray,
+    opts: EncodeOptions,
+    mode: WriteMode,
+) -> Result<PackedByteArray, Failure> {
+    let ffi = ffi();
+    write::with_buffer(|stream| {
+        for i in 0..values.len() {
+            // SAFETY: below the size of the array, which the caller holds for the call.
+            let value = unsafe { ffi.array_element(values.sys(), i) };
+            frame_into(stream, |stream| {
+                VariantWriter::new(Encoder::new(stream, opts), mode)
+                    .value(value, 0)
+                    .map_err(Failure::from)
+            })
+            .map_err(|e| e.of_element(i))?;
+        }
+        Ok(write::packed_bytes(stream))
+    })
+}
+
+/// Every value of a stream (see [`encode_stream`]), read one after another as
+/// `FileAccess.get_var` reads them; the first value that is invalid or cut short fails the
+/// whole stream.
+pub fn decode_stream(bytes: &PackedByteArray, opts: &DecodeOptions) -> Result<VarArray, Failure> {
+    let ffi = ffi();
+    let data = cow::bytes_of(bytes);
+    let mut values = Vec::new();
+    let mut builder = VariantBuilder::new();
+    let mut offset = 0;
+    while offset < data.len() {
+        let index = values.len();
+        let frame_error = |kind| {
+            Failure::from(FrameError {
+                index,
+                frame_offset: offset,
+                kind,
+            })
+        };
+        let frame = frame_at(data, offset).map_err(frame_error)?;
+        let (value, _) = builder
+            .decode(frame.body, frame.body_offset, opts)
+            .map_err(|e| match e.into_kind() {
+                ReadErrorKind::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
+                ReadErrorKind::Value(e) => Failure::from(e).of_element(index),
+            })?;
+        values.push(value);
+        offset += frame.len;
+    }
+    let mut array = VarArray::new();
+    // SAFETY: a new untyped array held only here, sized to the values, each stored once.
+    unsafe {
+        ffi.array_resize(array.sys_mut(), values.len());
+        for (i, value) in values.into_iter().enumerate() {
+            ffi.set_array_element(array.sys_mut(), i, value);
+        }
+    }
+    Ok(array)
 }

@@ -1,4 +1,4 @@
-//! The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
+//! Layer: class. The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
 //! and read by the Rust codec.
 //!
 //! Threads: GDScript `Thread`s and `WorkerThreadPool` tasks may call one instance at once
@@ -23,15 +23,12 @@ use godot::meta::GodotConvert;
 use godot::obj::Gd;
 use godot::register::property::Var;
 use godot::register::{godot_api, GodotClass};
-use godot::sys::GodotFfi;
-use godot_variant_codec::stream::{frame_at, frame_into, FrameError, FrameErrorKind};
-use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder, Precision, MAX_RECURSION_DEPTH};
+use godot_variant_codec::{DecodeOptions, EncodeOptions, Precision, MAX_RECURSION_DEPTH};
 
 use crate::batch;
 use crate::failure::Failure;
-use crate::raw::ffi;
-use crate::read::{decode_variant, ReadErrorKind, VariantBuilder};
-use crate::write::{self, encode_packed, VariantWriter, WriteMode};
+use crate::read::{self, decode_variant};
+use crate::write::{self, encode_packed, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -129,7 +126,7 @@ impl FastVariantCodec {
     /// interface. The results are the same either way.
     #[func]
     fn uses_engine_layout() -> bool {
-        crate::raw::verdicts().iter().any(|(_, v)| v.in_use)
+        crate::engine_layout::uses_engine_layout()
     }
 
     /// Per start-up probe of the engine's memory layout, by name, a Dictionary
@@ -138,7 +135,7 @@ impl FastVariantCodec {
     /// or why it is off (with the fallback used instead). For bug reports.
     #[func]
     fn get_engine_layout_report() -> VarDictionary {
-        crate::engine_layout::report(crate::raw::verdicts())
+        crate::engine_layout::report()
     }
 
     /// Sets [member full_objects].
@@ -186,7 +183,7 @@ impl FastVariantCodec {
     fn decode(this: Gd<Self>, bytes: PackedByteArray, #[opt(default = 0)] offset: i64) -> Variant {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                let data = crate::cow::bytes_of(&bytes);
+                let data = read::input(&bytes);
                 let start = usize::try_from(offset)
                     .ok()
                     .filter(|&start| start <= data.len())
@@ -304,20 +301,7 @@ impl FastVariantCodec {
     fn encode_stream(this: Gd<Self>, values: AnyArray) -> PackedByteArray {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                let opts = codec.encode_options();
-                write::with_buffer(|stream| {
-                    for i in 0..values.len() {
-                        // SAFETY: below the size of the array, which is held for the call.
-                        let value = unsafe { ffi().array_element(values.sys(), i) };
-                        frame_into(stream, |stream| {
-                            VariantWriter::new(Encoder::new(stream, opts), codec.write_mode())
-                                .value(value, 0)
-                                .map_err(Failure::from)
-                        })
-                        .map_err(|e| e.of_element(i))?;
-                    }
-                    Ok(write::packed_bytes(stream))
-                })
+                batch::encode_stream(&values, codec.encode_options(), codec.write_mode())
             });
             codec.finish(result).unwrap_or_default()
         })
@@ -330,41 +314,7 @@ impl FastVariantCodec {
     #[func(gd_self)]
     fn decode_stream(this: Gd<Self>, bytes: PackedByteArray) -> VarArray {
         Self::unbound(&this, |codec| {
-            let result = guarded(|| {
-                let data = crate::cow::bytes_of(&bytes);
-                let opts = codec.decode_options();
-                let mut values = Vec::new();
-                let mut builder = VariantBuilder::new();
-                let mut offset = 0;
-                while offset < data.len() {
-                    let index = values.len();
-                    let frame_error = |kind| {
-                        Failure::from(FrameError {
-                            index,
-                            frame_offset: offset,
-                            kind,
-                        })
-                    };
-                    let frame = frame_at(data, offset).map_err(frame_error)?;
-                    let (value, _) = builder
-                        .decode(frame.body, frame.body_offset, &opts)
-                        .map_err(|e| match e.into_kind() {
-                            ReadErrorKind::Format(e) => frame_error(FrameErrorKind::Invalid(e)),
-                            ReadErrorKind::Value(e) => Failure::from(e).of_element(index),
-                        })?;
-                    values.push(value);
-                    offset += frame.len;
-                }
-                let mut array = VarArray::new();
-                // SAFETY: a new untyped array held only here.
-                unsafe {
-                    ffi().array_resize(array.sys_mut(), values.len());
-                    for (i, value) in values.into_iter().enumerate() {
-                        ffi().set_array_element(array.sys_mut(), i, value);
-                    }
-                }
-                Ok(array)
-            });
+            let result = guarded(|| batch::decode_stream(&bytes, &codec.decode_options()));
             codec.finish(result).unwrap_or_default()
         })
     }

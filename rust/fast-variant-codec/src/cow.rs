@@ -536,24 +536,3 @@ pub unsafe fn sized<T: PackedElement>(array: &mut PackedArray<T>, len: usize) ->
     array.resize(len);
     array.as_mut_slice().as_mut_ptr()
 }
-
-/// Sizes the empty PackedByteArray at `bytes` (an engine `PackedByteArray*`) to `size`
-/// bytes for the caller to overwrite entirely, and returns its memory (not zero-filled
-/// when made directly); empty if it could not be allocated.
-///
-/// # Safety
-/// `bytes` must point to an empty PackedByteArray held only by the caller that outlives
-/// `'a` without being changed otherwise; every byte must be written before it is read.
-pub unsafe fn sized_bytes<'a>(bytes: *mut c_void, size: usize) -> &'a mut [u8] {
-    if let Some(buffers) = buffers() {
-        // SAFETY: as the caller promises; the memory is the engine's, written before read.
-        unsafe {
-            let data = buffers.attach::<u8>(bytes, size);
-            if !data.is_null() {
-                return std::slice::from_raw_parts_mut(data, size);
-            }
-        }
-    }
-    // SAFETY: as the caller promises.
-    unsafe { crate::raw::ffi().resize_bytes(bytes, size) }
-}

@@ -218,10 +218,15 @@ pub fn check<T>(
     }
 }
 
+/// Whether any fast path is in use in this process.
+pub fn uses_engine_layout() -> bool {
+    crate::raw::verdicts().iter().any(|(_, v)| v.in_use)
+}
+
 /// Every probe's verdict, by name, as `get_engine_layout_report` returns it.
-pub fn report<'v>(verdicts: impl IntoIterator<Item = (Probe, &'v Verdict)>) -> VarDictionary {
+pub fn report() -> VarDictionary {
     let mut report = VarDictionary::new();
-    for (probe, verdict) in verdicts {
+    for (probe, verdict) in crate::raw::verdicts() {
         let mut entry = VarDictionary::new();
         entry.set("ok", verdict.ok);
         entry.set("in_use", verdict.in_use);

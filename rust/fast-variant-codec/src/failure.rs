@@ -1,4 +1,4 @@
-//! What a failed call reports: the engine's `Error` for it and a message saying what and where.
+//! Layer: class. What a failed call reports: the engine's `Error` for it and a message saying what and where.
 
 use godot::global::Error;
 use godot::obj::EngineEnum;

@@ -9,6 +9,15 @@
 //! UTF-32 to UTF-8 without a Rust `String` ([`text`]); large copies and batches run on a
 //! thread pool ([`parallel`]).
 
+//!
+//! Three layers, each using only the ones below it:
+//! - the class ([`codec_class`], [`failure`]): arguments, options, errors as Godot sees
+//!   them; it calls the builder/writer and the pure crate's rules;
+//! - the builder/writer ([`read`], [`write`], [`batch`], [`to_variant`], [`text`],
+//!   [`typed_containers`], [`stack_room`]): engine values to and from the codec's format;
+//! - engine memory ([`raw`], [`cow`], [`engine_layout`], [`parallel`]): values read and
+//!   made in place, buffers, the probes and the thread pool.
+
 #[cfg(not(target_endian = "little"))]
 compile_error!("the binding copies packed arrays' memory as wire bytes: little-endian hosts only");
 

@@ -803,6 +803,28 @@ impl Ffi {
         }
     }
 
+    /// Sizes the empty PackedByteArray at `bytes` (an engine `PackedByteArray*`) to `size`
+    /// bytes for the caller to overwrite entirely, and returns its memory (not zero-filled
+    /// when made directly, see [`cow`](crate::cow)); empty if it could not be allocated.
+    ///
+    /// # Safety
+    /// `bytes` must point to an empty PackedByteArray held only by the caller that outlives
+    /// `'a` without being changed otherwise; every byte must be written before it is read.
+    pub unsafe fn sized_bytes<'a>(&self, bytes: *mut c_void, size: usize) -> &'a mut [u8] {
+        if let Some(buffers) = self.buffers {
+            // SAFETY: as the caller promises; the memory is the engine's, written before
+            // it is read.
+            unsafe {
+                let data = buffers.attach::<u8>(bytes, size);
+                if !data.is_null() {
+                    return std::slice::from_raw_parts_mut(data, size);
+                }
+            }
+        }
+        // SAFETY: as the caller promises.
+        unsafe { self.resize_bytes(bytes, size) }
+    }
+
     /// Element `i` of the Array at `array` (its `sys()`), in place.
     ///
     /// # Safety
@@ -1034,8 +1056,8 @@ impl Ffi {
         unsafe {
             if let Some(s) = self.buffers.and_then(|buffers| buffers.string(text)) {
                 slot.write(s);
-            } else if crate::text::starts_with_bom(text) {
-                slot.write(crate::text::gstring(text));
+            } else if starts_with_bom(text) {
+                slot.write(gstring(text));
             } else if text.is_ascii() {
                 (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);
             } else {
@@ -1174,6 +1196,22 @@ impl Ffi {
             array.to_variant()
         }
     }
+}
+
+/// A Godot String holding exactly `s`. The engine's UTF-8 constructors drop a leading
+/// U+FEFF as a byte order mark, which the decoder already dropped once (as `bytes_to_var`
+/// does, once): such text is built from its characters instead.
+pub fn gstring(s: &str) -> godot::builtin::GString {
+    if starts_with_bom(s) {
+        godot::builtin::GString::from(s.chars().collect::<Vec<char>>().as_slice())
+    } else {
+        godot::builtin::GString::from(s)
+    }
+}
+
+/// Whether the engine's UTF-8 constructors would take the start of `s` for a byte order mark.
+pub fn starts_with_bom(s: &str) -> bool {
+    s.starts_with('\u{FEFF}')
 }
 
 /// gdext types that hold an engine value of `ENGINE_SIZE` bytes (and nothing else it would

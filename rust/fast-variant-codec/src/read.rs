@@ -1,4 +1,4 @@
-//! Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
+//! Layer: builder/writer. Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
 //! and calls this builder, which makes each engine value as it goes (no intermediate value
 //! model for the common types; packed arrays copied in bulk into their memory).
 //!
@@ -700,6 +700,11 @@ fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_
     p.to_vec::<[f64; N]>()
         .into_iter()
         .map(|v| Reals::Double(v).to_f32())
+}
+
+/// The bytes of an input PackedByteArray, read in place.
+pub fn input(bytes: &PackedByteArray) -> &[u8] {
+    cow::bytes_of(bytes)
 }
 
 /// Decodes one value from the start of `bytes` (a window of a larger input starting at

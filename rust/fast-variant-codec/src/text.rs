@@ -1,7 +1,9 @@
-//! The engine's UTF-32 strings written as UTF-8 straight into the output, as the engine's
+//! Layer: builder/writer. The engine's UTF-32 strings written as UTF-8 straight into the output, as the engine's
 //! `String::utf8()` writes them, without making a Rust `String` first.
 
 use godot_variant_codec::wire::{Sink, Text};
+
+use crate::raw::gstring;
 
 /// The characters of an engine String, checked to be Unicode scalar values, with the
 /// length of their UTF-8 form.
@@ -72,26 +74,10 @@ impl Text for Utf32<'_> {
     }
 }
 
-/// A Godot String holding exactly `s`. The engine's UTF-8 constructors drop a leading
-/// U+FEFF as a byte order mark, which the decoder already dropped once (as `bytes_to_var`
-/// does, once): such text is built from its characters instead.
-pub fn gstring(s: &str) -> godot::builtin::GString {
-    if starts_with_bom(s) {
-        godot::builtin::GString::from(s.chars().collect::<Vec<char>>().as_slice())
-    } else {
-        godot::builtin::GString::from(s)
-    }
-}
-
 /// A StringName holding exactly `s` (see [`gstring`]): names read from the bytes (classes,
 /// properties, NodePath parts) keep a leading U+FEFF, as they do in the engine.
 pub fn string_name(s: &str) -> godot::builtin::StringName {
     godot::builtin::StringName::from(&gstring(s))
-}
-
-/// Whether the engine's UTF-8 constructors would take the start of `s` for a byte order mark.
-pub fn starts_with_bom(s: &str) -> bool {
-    s.starts_with('\u{FEFF}')
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
-//! Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
+//! Layer: builder/writer. Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
 //! (core/io/marshalls.cpp) builds: `EncodedObjectAsID` for object ids, instantiated objects
 //! for full ones (with `allow_objects`), typed containers filled through the engine's own
 //! typed `push_back` / `dict[key] = value`.
 //!
 //! Runs on the calling thread: it creates Godot objects for that thread.
 
-use crate::text::{gstring, starts_with_bom, string_name};
+use crate::raw::{gstring, starts_with_bom};
+use crate::text::string_name;
 use godot::builtin::{
     Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,

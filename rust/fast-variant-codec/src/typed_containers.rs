@@ -1,4 +1,4 @@
-//! Arrays and Dictionaries typed at run time.
+//! Layer: builder/writer. Arrays and Dictionaries typed at run time.
 //!
 //! gdext types a container from a Rust type parameter (`Array<i64>`), but the decoder
 //! learns the element type from the bytes: a builtin type, a class name or a script known

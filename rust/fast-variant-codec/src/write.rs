@@ -1,4 +1,4 @@
-//! Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
+//! Layer: builder/writer. Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
 //! [`Encoder`], making the choices the engine's `encode_variant` (core/io/marshalls.cpp)
 //! makes on the way: what an object becomes in id and in full mode, what a typed
 //! container's element type is written as, and where nesting stops.
@@ -27,7 +27,6 @@ use godot_variant_codec::{
     VariantType as WireType, ENCODED_OBJECT_AS_ID, SCRIPT_PROPERTY,
 };
 
-use crate::cow;
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::stack_room;
@@ -680,7 +679,7 @@ impl Sink for OutSink<'_> {
 pub fn packed_bytes(bytes: &[u8]) -> PackedByteArray {
     let mut out = PackedByteArray::new();
     // SAFETY: a new array, held here, whose every byte is copied in.
-    let memory = unsafe { cow::sized_bytes(out.sys_mut().cast(), bytes.len()) };
+    let memory = unsafe { ffi().sized_bytes(out.sys_mut().cast(), bytes.len()) };
     parallel::copy(memory, bytes);
     out
 }
@@ -762,7 +761,7 @@ pub fn encode_packed(
         mode,
         // SAFETY: (the memory) the new, empty array's, held here until it is returned:
         // `encode_with` sizes it once and writes every byte.
-        |size| unsafe { cow::sized_bytes(bytes, size) },
+        |size| unsafe { ffi().sized_bytes(bytes, size) },
         OutSink::new,
     )?;
     Ok(out)
