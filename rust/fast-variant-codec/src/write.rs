@@ -24,7 +24,7 @@ use godot::sys::GodotFfi;
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
 use godot_variant_codec::{
     check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Reals,
-    VariantType as WireType, ENCODED_OBJECT_AS_ID, SCRIPT_PROPERTY,
+    VariantType as WireType, SCRIPT_PROPERTY,
 };
 
 use crate::parallel;
@@ -558,22 +558,26 @@ impl<S: Sink> VariantWriter<S> {
         let builtin = v.call(builtin, &[]).try_to::<i64>().unwrap_or(0);
         let class_name: StringName = v.call(class_name, &[]).try_to().unwrap_or_default();
         let script = v.call(script, &[]).try_to::<Gd<Resource>>().ok();
-        let placeholder = || ContainerType::ClassName(ENCODED_OBJECT_AS_ID.to_owned());
         let full = self.mode.full_objects;
-        Ok(match script {
-            Some(script) if full => ContainerType::Script(utf8(&script.get_path(), "script path")?),
-            Some(_) => placeholder(),
-            None if !class_name.is_empty() && full => {
-                ContainerType::ClassName(utf8(&GString::from(&class_name), "class name")?)
+        // The names are read only where they are written: with whole objects.
+        let text = |s: &GString, what| {
+            if full {
+                utf8(s, what)
+            } else {
+                Ok(String::new())
             }
-            None if !class_name.is_empty() => placeholder(),
-            // A builtin type; a Nil-typed half of a dictionary is untyped.
+        };
+        let engine_type = match script {
+            Some(script) => ContainerType::Script(text(&script.get_path(), "script path")?),
+            None if !class_name.is_empty() => {
+                ContainerType::ClassName(text(&GString::from(&class_name), "class name")?)
+            }
             None => u32::try_from(builtin)
                 .ok()
                 .and_then(WireType::from_id)
-                .filter(|&t| t != WireType::Nil)
                 .map_or(ContainerType::Untyped, ContainerType::Builtin),
-        })
+        };
+        Ok(engine_type.with_objects(full))
     }
 }
 

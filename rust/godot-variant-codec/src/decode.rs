@@ -16,7 +16,7 @@ use crate::typed::{coerce, stores_as_is};
 use crate::types::{Generation, VariantType};
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
-    Value, ENCODED_OBJECT_AS_ID,
+    Value,
 };
 use crate::wire::{padded_text, padding, Plain, Reader};
 use crate::{nested, DecodeOptions};
@@ -898,39 +898,25 @@ pub(crate) fn read_typed_container(
     allow: bool,
 ) -> Result<ContainerType, DecodeError> {
     let at = r.consumed();
-    // Without objects, the engine types object containers as EncodedObjectAsID.
-    let object_placeholder = || ContainerType::ClassName(ENCODED_OBJECT_AS_ID.to_owned());
-    Ok(match kind {
+    let written = match kind {
         ContainerKind::Untyped => ContainerType::Untyped,
         ContainerKind::Builtin => {
             let id: u32 = r.read("container type")?;
-            match VariantType::from_id(id) {
-                // The engine leaves a container typed as Nil untyped.
-                Some(VariantType::Nil) => ContainerType::Untyped,
-                Some(VariantType::Object) if !allow => object_placeholder(),
-                Some(t) => ContainerType::Builtin(t),
-                None => return Err(r.error_at(at, Kind::UnknownContainerType(id))),
-            }
+            let t = VariantType::from_id(id)
+                .ok_or_else(|| r.error_at(at, Kind::UnknownContainerType(id)))?;
+            ContainerType::Builtin(t)
         }
-        ContainerKind::ClassName => {
-            let name = read_text(r)?.to_owned();
-            if allow {
-                ContainerType::ClassName(name)
-            } else {
-                object_placeholder()
-            }
-        }
+        ContainerKind::ClassName => ContainerType::ClassName(read_text(r)?.to_owned()),
         ContainerKind::Script => {
             let path = read_text(r)?.to_owned();
-            if !allow {
-                object_placeholder()
-            } else if check_script_path(&path).is_ok() && path.len() > RESOURCE_PREFIX.len() {
-                ContainerType::Script(path)
-            } else {
+            let valid = check_script_path(&path).is_ok() && path.len() > RESOURCE_PREFIX.len();
+            if allow && !valid {
                 return Err(r.error_at(at, Kind::InvalidScriptPath(path)));
             }
+            ContainerType::Script(path)
         }
-    })
+    };
+    Ok(written.with_objects(allow))
 }
 
 /// A full object's `script` property: nil, or a `res://` path.

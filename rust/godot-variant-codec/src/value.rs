@@ -90,6 +90,24 @@ pub enum ContainerType {
 }
 
 impl ContainerType {
+    /// This element type as the engine writes and reads it with whole objects (`true`:
+    /// `var_to_bytes_with_objects`, `allow_objects`) or without: without them, any object
+    /// type (a class, a script, `Object` itself) becomes [`ENCODED_OBJECT_AS_ID`], the
+    /// class of what object ids decode to; either way a `Nil` type is untyped.
+    pub fn with_objects(self, whole_objects: bool) -> ContainerType {
+        match self {
+            ContainerType::Builtin(VariantType::Nil) => ContainerType::Untyped,
+            ContainerType::Builtin(VariantType::Object)
+            | ContainerType::ClassName(_)
+            | ContainerType::Script(_)
+                if !whole_objects =>
+            {
+                ContainerType::ClassName(ENCODED_OBJECT_AS_ID.to_owned())
+            }
+            t => t,
+        }
+    }
+
     /// How the header's bits say this type is written after the header.
     pub(crate) fn kind(&self) -> ContainerKind {
         match self {
