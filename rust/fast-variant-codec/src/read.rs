@@ -651,8 +651,10 @@ fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
     parallel::copy(memory, bytes);
 }
 
-/// A packed array of plain elements, made from the input's bytes (this build's `real_t` is
-/// `float`: double-precision vectors are rounded as the engine rounds them).
+/// A packed array of plain elements, made from the input's bytes: an element's memory is
+/// its components in wire order (the codec's `Value` states this for every math type),
+/// so the bytes are copied as they are. This build's `real_t` is `float`: double-precision
+/// vectors are rounded as the engine rounds them.
 fn packed_array(p: Packed<'_>) -> Variant {
     let n = p.count;
     match (p.array_type, p.wide) {

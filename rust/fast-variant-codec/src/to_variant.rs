@@ -69,14 +69,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::String(s) => gstring(s).to_variant(),
         Value::Vector2(r) => vector2(r.to_f32()).to_variant(),
         Value::Vector2i([x, y]) => Vector2i::new(*x, *y).to_variant(),
-        Value::Rect2(r) => {
-            let [px, py, sx, sy] = r.to_f32();
-            Rect2 {
-                position: Vector2::new(px, py),
-                size: Vector2::new(sx, sy),
-            }
-            .to_variant()
-        }
+        Value::Rect2(r) => from_components::<Rect2, 4>(r.to_f32()).to_variant(),
         Value::Rect2i([px, py, sx, sy]) => Rect2i {
             position: Vector2i::new(*px, *py),
             size: Vector2i::new(*sx, *sy),
@@ -84,56 +77,17 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         .to_variant(),
         Value::Vector3(r) => vector3(r.to_f32()).to_variant(),
         Value::Vector3i([x, y, z]) => Vector3i::new(*x, *y, *z).to_variant(),
-        Value::Transform2D(r) => {
-            let [ax, ay, bx, by, ox, oy] = r.to_f32();
-            Transform2D::from_cols(
-                Vector2::new(ax, ay),
-                Vector2::new(bx, by),
-                Vector2::new(ox, oy),
-            )
-            .to_variant()
-        }
+        // The math types' memory is their components in wire order (see `Value`).
+        Value::Transform2D(r) => from_components::<Transform2D, 6>(r.to_f32()).to_variant(),
         Value::Vector4(r) => vector4(r.to_f32()).to_variant(),
         Value::Vector4i([x, y, z, w]) => Vector4i::new(*x, *y, *z, *w).to_variant(),
-        Value::Plane(r) => {
-            let [x, y, z, d] = r.to_f32();
-            // The fields, not `Plane::new`, which would insist on a unit normal.
-            Plane {
-                normal: Vector3::new(x, y, z),
-                d,
-            }
-            .to_variant()
-        }
-        Value::Quaternion(r) => {
-            let [x, y, z, w] = r.to_f32();
-            Quaternion { x, y, z, w }.to_variant()
-        }
-        Value::Aabb(r) => {
-            let [px, py, pz, sx, sy, sz] = r.to_f32();
-            Aabb {
-                position: Vector3::new(px, py, pz),
-                size: Vector3::new(sx, sy, sz),
-            }
-            .to_variant()
-        }
-        Value::Basis(r) => basis(&r.to_f32()).to_variant(),
-        Value::Transform3D(r) => {
-            let t = r.to_f32();
-            Transform3D {
-                basis: basis(&t),
-                origin: Vector3::new(t[9], t[10], t[11]),
-            }
-            .to_variant()
-        }
-        Value::Projection(r) => {
-            let p = r.to_f32();
-            let column =
-                |i: usize| Vector4::new(p[i * 4], p[i * 4 + 1], p[i * 4 + 2], p[i * 4 + 3]);
-            Projection {
-                cols: [column(0), column(1), column(2), column(3)],
-            }
-            .to_variant()
-        }
+        // The components, not `Plane::new`, which would insist on a unit normal.
+        Value::Plane(r) => from_components::<Plane, 4>(r.to_f32()).to_variant(),
+        Value::Quaternion(r) => from_components::<Quaternion, 4>(r.to_f32()).to_variant(),
+        Value::Aabb(r) => from_components::<Aabb, 6>(r.to_f32()).to_variant(),
+        Value::Basis(r) => from_components::<Basis, 9>(r.to_f32()).to_variant(),
+        Value::Transform3D(r) => from_components::<Transform3D, 12>(r.to_f32()).to_variant(),
+        Value::Projection(r) => from_components::<Projection, 16>(r.to_f32()).to_variant(),
         Value::Color([r, g, b, a]) => Color {
             r: *r,
             g: *g,
@@ -306,12 +260,14 @@ fn engine_decoded_bytes(bytes: &[u8]) -> Variant {
     bytes_to_var(&PackedByteArray::from(bytes))
 }
 
-fn basis(r: &[f32]) -> Basis {
-    Basis::from_rows(
-        Vector3::new(r[0], r[1], r[2]),
-        Vector3::new(r[3], r[4], r[5]),
-        Vector3::new(r[6], r[7], r[8]),
-    )
+/// A gdext math value made of its components in wire order, which is its memory layout
+/// (the codec's `Value` says so for every math type): gdext's math types are `repr(C)`
+/// structs of `N` `f32`s in this build.
+fn from_components<T: Copy, const N: usize>(components: [f32; N]) -> T {
+    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<f32>()) };
+    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `f32`s (size checked above), for
+    // which any bits are a value.
+    unsafe { std::mem::transmute_copy(&components) }
 }
 
 fn vector2([x, y]: [f32; 2]) -> Vector2 {

@@ -10,11 +10,10 @@
 
 use godot::builtin::inner::{InnerArray, InnerDictionary};
 use godot::builtin::{
-    Aabb, AnyArray, Basis, GString, NodePath, PackedByteArray, PackedColorArray,
-    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
-    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
-    Rect2, Rid, Signal, StringName, Transform2D, Transform3D, VarArray, VarDictionary, Variant,
-    VariantType, Vector2, Vector3, Vector4,
+    AnyArray, GString, NodePath, PackedByteArray, PackedColorArray, PackedFloat32Array,
+    PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
+    PackedVector3Array, PackedVector4Array, Rid, Signal, StringName, VarArray, VarDictionary,
+    Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
@@ -186,13 +185,7 @@ impl<S: Sink> VariantWriter<S> {
                 let r: [i32; 2] = unsafe { self.ffi.read(v, t) };
                 self.enc.ints(WireType::Vector2i, r);
             }
-            VariantType::RECT2 => {
-                // SAFETY: `t` is `v`'s type, a Rect2, whose layout gdext's `Rect2` has.
-                let r: Rect2 = unsafe { self.ffi.read(v, t) };
-                let (p, s) = (r.position, r.size);
-                self.enc
-                    .reals(WireType::Rect2, &Reals::Single([p.x, p.y, s.x, s.y]));
-            }
+            VariantType::RECT2 => self.reals::<4>(v, t, WireType::Rect2),
             VariantType::RECT2I => {
                 // SAFETY: `t` is `v`'s type, a Rect2i: four `int32_t`s (position, size).
                 let r: [i32; 4] = unsafe { self.ffi.read(v, t) };
@@ -203,67 +196,21 @@ impl<S: Sink> VariantWriter<S> {
                 let r: [i32; 3] = unsafe { self.ffi.read(v, t) };
                 self.enc.ints(WireType::Vector3i, r);
             }
-            VariantType::TRANSFORM2D => {
-                // SAFETY: `t` is `v`'s type, a Transform2D, whose layout gdext's
-                // `Transform2D` has.
-                let m: Transform2D = unsafe { self.ffi.read(v, t) };
-                let r = [m.a.x, m.a.y, m.b.x, m.b.y, m.origin.x, m.origin.y];
-                self.enc.reals(WireType::Transform2D, &Reals::Single(r));
-            }
+            // The math types' memory is their components in wire order (see the codec's
+            // `Value`), single precision in this build.
+            VariantType::TRANSFORM2D => self.reals::<6>(v, t, WireType::Transform2D),
             VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
             VariantType::VECTOR4I => {
                 // SAFETY: `t` is `v`'s type, a Vector4i: four `int32_t`s.
                 let r: [i32; 4] = unsafe { self.ffi.read(v, t) };
                 self.enc.ints(WireType::Vector4i, r);
             }
-            VariantType::PLANE => {
-                // SAFETY: `t` is `v`'s type, a Plane, whose layout gdext's `Plane` has.
-                let p: Plane = unsafe { self.ffi.read(v, t) };
-                let r = [p.normal.x, p.normal.y, p.normal.z, p.d];
-                self.enc.reals(WireType::Plane, &Reals::Single(r));
-            }
-            VariantType::QUATERNION => {
-                // SAFETY: `t` is `v`'s type, a Quaternion, whose layout gdext's
-                // `Quaternion` has.
-                let q: Quaternion = unsafe { self.ffi.read(v, t) };
-                self.enc
-                    .reals(WireType::Quaternion, &Reals::Single([q.x, q.y, q.z, q.w]));
-            }
-            VariantType::AABB => {
-                // SAFETY: `t` is `v`'s type, an AABB, whose layout gdext's `Aabb` has.
-                let b: Aabb = unsafe { self.ffi.read(v, t) };
-                let (p, s) = (b.position, b.size);
-                let r = [p.x, p.y, p.z, s.x, s.y, s.z];
-                self.enc.reals(WireType::Aabb, &Reals::Single(r));
-            }
-            VariantType::BASIS => {
-                // SAFETY: `t` is `v`'s type, a Basis, whose layout gdext's `Basis` has.
-                let b: Basis = unsafe { self.ffi.read(v, t) };
-                self.enc
-                    .reals(WireType::Basis, &Reals::Single(basis_rows(&b)));
-            }
-            VariantType::TRANSFORM3D => {
-                // SAFETY: `t` is `v`'s type, a Transform3D, whose layout gdext's
-                // `Transform3D` has.
-                let m: Transform3D = unsafe { self.ffi.read(v, t) };
-                let r = basis_rows(&m.basis);
-                let o = m.origin;
-                let all = [
-                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], o.x, o.y, o.z,
-                ];
-                self.enc.reals(WireType::Transform3D, &Reals::Single(all));
-            }
-            VariantType::PROJECTION => {
-                // SAFETY: `t` is `v`'s type, a Projection, whose layout gdext's
-                // `Projection` has.
-                let p: Projection = unsafe { self.ffi.read(v, t) };
-                let mut columns = [0.0; 16];
-                for (i, c) in p.cols.iter().enumerate() {
-                    columns[i * 4..i * 4 + 4].copy_from_slice(&[c.x, c.y, c.z, c.w]);
-                }
-                self.enc
-                    .reals(WireType::Projection, &Reals::Single(columns));
-            }
+            VariantType::PLANE => self.reals::<4>(v, t, WireType::Plane),
+            VariantType::QUATERNION => self.reals::<4>(v, t, WireType::Quaternion),
+            VariantType::AABB => self.reals::<6>(v, t, WireType::Aabb),
+            VariantType::BASIS => self.reals::<9>(v, t, WireType::Basis),
+            VariantType::TRANSFORM3D => self.reals::<12>(v, t, WireType::Transform3D),
+            VariantType::PROJECTION => self.reals::<16>(v, t, WireType::Projection),
             VariantType::STRING_NAME => {
                 // SAFETY: `t` is `v`'s type, a StringName, which gdext's `StringName`
                 // wraps transparently; borrowed while `v` is.
@@ -621,12 +568,6 @@ fn utf8(s: &GString, what: &'static str) -> Result<String, ValueErrorKind> {
     let mut bytes = Vec::new();
     godot_variant_codec::wire::Text::put_utf8(&text, &mut bytes);
     String::from_utf8(bytes).map_err(|_| ValueErrorKind::NotUnicode(what))
-}
-
-/// A basis as the wire has it: row by row.
-fn basis_rows(b: &Basis) -> [f32; 9] {
-    let [x, y, z] = b.rows;
-    [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z]
 }
 
 /// A slice of gdext math values as the plain arrays of their components.

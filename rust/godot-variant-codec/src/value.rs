@@ -171,6 +171,12 @@ pub struct Dictionary {
 
 /// A Godot 4 Variant. One variant per `Variant::Type`, in the engine's order.
 ///
+/// The math types' components (the vectors, Rect2, Transform2D, Plane, Quaternion, AABB,
+/// Basis, Transform3D, Projection, Color) are in wire order, which is also the order of
+/// the engine's own memory layout of each type: Basis by rows, Transform2D and
+/// Projection by columns, Transform3D its basis's rows then its origin. A binding may
+/// therefore read and write a single-precision engine value's memory as its components.
+///
 /// Payloads larger than 40 bytes are boxed so that a `Value` stays 48 bytes: containers
 /// hold many of them.
 #[derive(Debug, Clone, PartialEq, Default)]
