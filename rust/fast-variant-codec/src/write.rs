@@ -150,6 +150,13 @@ impl<S: Sink> VariantWriter<S> {
     }
 
     #[inline]
+    fn ints<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
+        // SAFETY: `t` is `v`'s type, a math type of N `int32_t`s.
+        let r: [i32; N] = unsafe { self.ffi.read(v, t) };
+        self.enc.ints(wire, r);
+    }
+
+    #[inline]
     fn reals<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
         // SAFETY: `t` is `v`'s type, a math type of N single-precision reals (this build's
         // `real_t`, as gdext's own math types assume).
@@ -180,37 +187,29 @@ impl<S: Sink> VariantWriter<S> {
     #[inline(never)]
     fn other(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
         match t {
-            VariantType::VECTOR2I => {
-                // SAFETY: `t` is `v`'s type, a Vector2i: two `int32_t`s.
-                let r: [i32; 2] = unsafe { self.ffi.read(v, t) };
-                self.enc.ints(WireType::Vector2i, r);
-            }
-            VariantType::RECT2 => self.reals::<4>(v, t, WireType::Rect2),
-            VariantType::RECT2I => {
-                // SAFETY: `t` is `v`'s type, a Rect2i: four `int32_t`s (position, size).
-                let r: [i32; 4] = unsafe { self.ffi.read(v, t) };
-                self.enc.ints(WireType::Rect2i, r);
-            }
-            VariantType::VECTOR3I => {
-                // SAFETY: `t` is `v`'s type, a Vector3i: three `int32_t`s.
-                let r: [i32; 3] = unsafe { self.ffi.read(v, t) };
-                self.enc.ints(WireType::Vector3i, r);
-            }
-            // The math types' memory is their components in wire order (see the codec's
-            // `Value`), single precision in this build.
-            VariantType::TRANSFORM2D => self.reals::<6>(v, t, WireType::Transform2D),
-            VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
-            VariantType::VECTOR4I => {
-                // SAFETY: `t` is `v`'s type, a Vector4i: four `int32_t`s.
-                let r: [i32; 4] = unsafe { self.ffi.read(v, t) };
-                self.enc.ints(WireType::Vector4i, r);
-            }
-            VariantType::PLANE => self.reals::<4>(v, t, WireType::Plane),
-            VariantType::QUATERNION => self.reals::<4>(v, t, WireType::Quaternion),
-            VariantType::AABB => self.reals::<6>(v, t, WireType::Aabb),
-            VariantType::BASIS => self.reals::<9>(v, t, WireType::Basis),
-            VariantType::TRANSFORM3D => self.reals::<12>(v, t, WireType::Transform3D),
-            VariantType::PROJECTION => self.reals::<16>(v, t, WireType::Projection),
+            VariantType::VECTOR2I
+            | VariantType::RECT2
+            | VariantType::RECT2I
+            | VariantType::VECTOR3I
+            | VariantType::TRANSFORM2D
+            | VariantType::VECTOR4
+            | VariantType::VECTOR4I
+            | VariantType::PLANE
+            | VariantType::QUATERNION
+            | VariantType::AABB
+            | VariantType::BASIS
+            | VariantType::TRANSFORM3D
+            | VariantType::PROJECTION => self.math(v, t),
+            VariantType::PACKED_BYTE_ARRAY
+            | VariantType::PACKED_INT32_ARRAY
+            | VariantType::PACKED_INT64_ARRAY
+            | VariantType::PACKED_FLOAT32_ARRAY
+            | VariantType::PACKED_FLOAT64_ARRAY
+            | VariantType::PACKED_STRING_ARRAY
+            | VariantType::PACKED_VECTOR2_ARRAY
+            | VariantType::PACKED_VECTOR3_ARRAY
+            | VariantType::PACKED_COLOR_ARRAY
+            | VariantType::PACKED_VECTOR4_ARRAY => self.packed(v, t, depth)?,
             VariantType::STRING_NAME => {
                 // SAFETY: `t` is `v`'s type, a StringName, which gdext's `StringName`
                 // wraps transparently; borrowed while `v` is.
@@ -231,75 +230,6 @@ impl<S: Sink> VariantWriter<S> {
                 let id = signal.object_id().map_or(0, |id| id.to_i64() as u64);
                 self.enc.signal(&text, id)?;
             }
-            // The packed arrays: each viewed (not owned, never dropped) only within its
-            // arm, while `v` is borrowed; writing runs no script that could change it.
-            VariantType::PACKED_BYTE_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedByteArray; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
-                self.enc.packed_bytes(a.as_slice())?;
-            }
-            VariantType::PACKED_INT32_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedInt32Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
-                self.enc.packed_int32s(a.as_slice())?;
-            }
-            VariantType::PACKED_INT64_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedInt64Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
-                self.enc.packed_int64s(a.as_slice())?;
-            }
-            VariantType::PACKED_FLOAT32_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedFloat32Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
-                self.enc.packed_float32s(a.as_slice())?;
-            }
-            VariantType::PACKED_FLOAT64_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedFloat64Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
-                self.enc.packed_float64s(a.as_slice())?;
-            }
-            VariantType::PACKED_STRING_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedStringArray; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
-                let strings = a.as_slice();
-                self.enc.begin_packed_strings(strings.len())?;
-                for (i, s) in strings.iter().enumerate() {
-                    // Each String's characters are an allocation of their own, away
-                    // from the others': asked for a few strings ahead, they are in
-                    // the cache when their turn comes, instead of a wait per string.
-                    if let Some(ahead) = strings.get(i + STRINGS_AHEAD) {
-                        self.ffi.prefetch_chars(ahead);
-                    }
-                    let text = self.text(s, "PackedStringArray", depth)?;
-                    self.enc.packed_string(&text)?;
-                }
-            }
-            VariantType::PACKED_VECTOR2_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedVector2Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
-                let items = plain::<Vector2, [f32; 2]>(a.as_slice());
-                self.enc
-                    .packed_vectors(WireType::PackedVector2Array, items)?;
-            }
-            VariantType::PACKED_VECTOR3_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedVector3Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
-                let items = plain::<Vector3, [f32; 3]>(a.as_slice());
-                self.enc
-                    .packed_vectors(WireType::PackedVector3Array, items)?;
-            }
-            VariantType::PACKED_COLOR_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedColorArray; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
-                self.enc.packed_colors(plain(a.as_slice()))?;
-            }
-            VariantType::PACKED_VECTOR4_ARRAY => {
-                // SAFETY: `t` is `v`'s type, a PackedVector4Array; viewed as above.
-                let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
-                let items = plain::<Vector4, [f32; 4]>(a.as_slice());
-                self.enc
-                    .packed_vectors(WireType::PackedVector4Array, items)?;
-            }
             // Handled by `value`.
             VariantType::NIL
             | VariantType::BOOL
@@ -313,6 +243,110 @@ impl<S: Sink> VariantWriter<S> {
             | VariantType::DICTIONARY => unreachable!("written by `value`"),
             // A type newer than this build: the nearest the format has is nil.
             _ => self.enc.nil(),
+        }
+        Ok(())
+    }
+
+    /// A math type other than those `value` writes: its memory is its components in wire
+    /// order (see the codec's `Value`), single-precision reals in this build, or 32-bit
+    /// ints. `t` is `v`'s type, one of them.
+    fn math(&mut self, v: &Variant, t: VariantType) {
+        match t {
+            VariantType::VECTOR2I => self.ints::<2>(v, t, WireType::Vector2i),
+            VariantType::RECT2 => self.reals::<4>(v, t, WireType::Rect2),
+            VariantType::RECT2I => self.ints::<4>(v, t, WireType::Rect2i),
+            VariantType::VECTOR3I => self.ints::<3>(v, t, WireType::Vector3i),
+            VariantType::TRANSFORM2D => self.reals::<6>(v, t, WireType::Transform2D),
+            VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
+            VariantType::VECTOR4I => self.ints::<4>(v, t, WireType::Vector4i),
+            VariantType::PLANE => self.reals::<4>(v, t, WireType::Plane),
+            VariantType::QUATERNION => self.reals::<4>(v, t, WireType::Quaternion),
+            VariantType::AABB => self.reals::<6>(v, t, WireType::Aabb),
+            VariantType::BASIS => self.reals::<9>(v, t, WireType::Basis),
+            VariantType::TRANSFORM3D => self.reals::<12>(v, t, WireType::Transform3D),
+            VariantType::PROJECTION => self.reals::<16>(v, t, WireType::Projection),
+            _ => unreachable!("not a math type: {t:?}"),
+        }
+    }
+
+    /// A packed array, viewed (not owned, never dropped) while `v` is borrowed; writing
+    /// runs no script that could change it. `t` is `v`'s type, a packed array type.
+    fn packed(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        // SAFETY (each view below): `t` is `v`'s type, the array type viewed.
+        match t {
+            VariantType::PACKED_BYTE_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
+                self.enc.packed_bytes(a.as_slice())?;
+            }
+            VariantType::PACKED_INT32_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
+                self.enc.packed_int32s(a.as_slice())?;
+            }
+            VariantType::PACKED_INT64_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
+                self.enc.packed_int64s(a.as_slice())?;
+            }
+            VariantType::PACKED_FLOAT32_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
+                self.enc.packed_float32s(a.as_slice())?;
+            }
+            VariantType::PACKED_FLOAT64_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
+                self.enc.packed_float64s(a.as_slice())?;
+            }
+            VariantType::PACKED_STRING_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
+                self.strings(a.as_slice(), depth)?;
+            }
+            VariantType::PACKED_VECTOR2_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
+                let items = plain::<Vector2, [f32; 2]>(a.as_slice());
+                self.enc
+                    .packed_vectors(WireType::PackedVector2Array, items)?;
+            }
+            VariantType::PACKED_VECTOR3_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
+                let items = plain::<Vector3, [f32; 3]>(a.as_slice());
+                self.enc
+                    .packed_vectors(WireType::PackedVector3Array, items)?;
+            }
+            VariantType::PACKED_COLOR_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
+                self.enc.packed_colors(plain(a.as_slice()))?;
+            }
+            VariantType::PACKED_VECTOR4_ARRAY => {
+                // SAFETY: as above.
+                let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
+                let items = plain::<Vector4, [f32; 4]>(a.as_slice());
+                self.enc
+                    .packed_vectors(WireType::PackedVector4Array, items)?;
+            }
+            _ => unreachable!("not a packed array type: {t:?}"),
+        }
+        Ok(())
+    }
+
+    /// A PackedStringArray's strings.
+    fn strings(&mut self, strings: &[GString], depth: usize) -> Result<(), WriteError> {
+        self.enc.begin_packed_strings(strings.len())?;
+        for (i, s) in strings.iter().enumerate() {
+            // Each String's characters are an allocation of their own, away from the
+            // others': asked for a few strings ahead, they are in the cache when their turn
+            // comes, instead of a wait per string.
+            if let Some(ahead) = strings.get(i + STRINGS_AHEAD) {
+                self.ffi.prefetch_chars(ahead);
+            }
+            let text = self.text(s, "PackedStringArray", depth)?;
+            self.enc.packed_string(&text)?;
         }
         Ok(())
     }
