@@ -19,7 +19,7 @@ use crate::value::{
     Value,
 };
 use crate::wire::{padded_text, padding, Plain, Reader};
-use crate::{nested, DecodeOptions};
+use crate::{nested, within_depth, DecodeOptions};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -310,7 +310,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline]
     pub fn value(&mut self, depth: usize) -> Result<B::Value, B::Error> {
-        if depth > self.opts.max_depth {
+        if !within_depth(depth, self.opts.max_depth) {
             return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
         }
         let header_at = self.r.consumed();
@@ -592,7 +592,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             .generation
             .wire_id(VariantType::String)
             .filter(|_| key_type == ContainerType::Untyped || !B::CHECKS_ELEMENTS)
-            .filter(|_| depth < self.opts.max_depth);
+            .filter(|_| within_depth(depth + 1, self.opts.max_depth));
         for _ in 0..count {
             if string_header.is_some() && self.r.peek_u32() == string_header {
                 self.r.skip_unchecked(4);

@@ -16,7 +16,7 @@ use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
 };
 use crate::wire::{padding, short_words, Plain, Sink, Text};
-use crate::{nested, EncodeOptions, Precision};
+use crate::{nested, within_depth, EncodeOptions, Precision};
 
 /// The engine's lengths are `int`: anything longer cannot be written.
 const MAX_LEN: usize = i32::MAX as usize;
@@ -68,7 +68,7 @@ impl<S: Sink> Encoder<S> {
     /// depth 0, the elements of a container one deeper than the container).
     #[inline]
     pub fn check_depth(&self, depth: usize) -> Result<(), EncodeError> {
-        if depth > self.opts.max_depth {
+        if !within_depth(depth, self.opts.max_depth) {
             Err(self.error(EncodeErrorKind::TooDeep(self.opts.max_depth)))
         } else {
             Ok(())

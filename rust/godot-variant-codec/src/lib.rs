@@ -24,6 +24,7 @@ mod keys;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod stream;
+pub mod text;
 mod typed;
 pub mod types;
 pub mod value;
@@ -94,6 +95,15 @@ impl Default for DecodeOptions {
             max_depth: MAX_RECURSION_DEPTH,
         }
     }
+}
+
+/// The nesting rule, for writing and reading alike: the top value is at depth 0, a
+/// container's elements one deeper than the container, and a value deeper than
+/// `max_depth` is refused (the engine's `max_depth` is [`MAX_RECURSION_DEPTH`]; one more
+/// fails with `ERR_OUT_OF_MEMORY`, as a cyclic container does).
+#[inline(always)]
+pub(crate) fn within_depth(depth: usize, max_depth: usize) -> bool {
+    depth <= max_depth
 }
 
 /// The bytes of `value`, as `var_to_bytes` writes them.

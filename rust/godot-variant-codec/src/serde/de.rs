@@ -24,7 +24,7 @@ use crate::error::DecodeErrorKind as Kind;
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, TYPE_MASK, VALUE_KIND_SHIFT};
 use crate::types::{Generation, VariantType};
 use crate::wire::{Plain, Reader};
-use crate::{nested, DecodeOptions, ValueBuilder};
+use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
 
 /// Reads Godot values from bytes for serde (see [`crate::serde`] for the mapping).
 /// [`from_slice`](super::from_slice) is the usual way in.
@@ -87,7 +87,8 @@ impl<'de> Deserializer<'de> {
         let at = self.r.consumed();
         match self.r.peek_u32() {
             Some(header)
-                if header & TYPE_MASK == expected.id() && self.depth <= self.opts.max_depth =>
+                if header & TYPE_MASK == expected.id()
+                    && within_depth(self.depth, self.opts.max_depth) =>
             {
                 self.r.skip_unchecked(4);
                 read(self, header, visitor).map_err(|e| e.located(at))
@@ -121,7 +122,7 @@ impl<'de> Deserializer<'de> {
     /// A String, for a visitor of strings or identifiers.
     #[inline(always)]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        if self.depth <= self.opts.max_depth {
+        if within_depth(self.depth, self.opts.max_depth) {
             // Most texts (keys, names) are one or two words: each its own call of `text`,
             // where the number of words is a constant. (Written twice on purpose: one
             // closure for both is slower; the criterion row `decode/ours_serde` guards it.)
@@ -163,7 +164,7 @@ impl<'de> Deserializer<'de> {
 
     #[inline(always)]
     fn header(&mut self) -> Result<(VariantType, u32), Error> {
-        if self.depth > self.opts.max_depth {
+        if !within_depth(self.depth, self.opts.max_depth) {
             return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
         }
         Ok(read_header(&mut self.r, Generation::GODOT_4)?)
@@ -425,13 +426,7 @@ impl<'de> Deserializer<'de> {
 
 /// The NodePath's text, as the engine's `String(NodePath)` writes it.
 fn node_path_text(path: &RawNodePath<'_>) -> String {
-    let mut text = String::from(if path.absolute { "/" } else { "" });
-    text.push_str(&path.names().join("/"));
-    for subname in path.subnames() {
-        text.push(':');
-        text.push_str(subname);
-    }
-    text
+    crate::text::node_path_text(path.absolute, path.names(), path.subnames())
 }
 
 /// `value`, when the visitor took every element of its container.
