@@ -4,6 +4,7 @@
 //! builds the addon, and runs the bundled Godot project headless.
 
 mod e2e;
+mod text_corpus;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -14,7 +15,8 @@ use std::time::Instant;
 const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|e2e>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
-               the Rust server against a Godot client (TCP and UDP),
+               the Rust server against a Godot client (TCP and UDP), the CLI's text
+               against the live engine's var_to_str,
                and the Godot parity suite in each setting (editor build, safe mode, each
                engine-layout probe failed alone, release export template); ends with
                `N passed, N failed`
@@ -547,6 +549,14 @@ fn test() -> Result<(), String> {
     tally.step(
         "end-to-end: Rust server and Godot client, 1000 messages each way over TCP and UDP",
         e2e_ok,
+    );
+    let text_ok = text_corpus::run(&dir, &godot, cargo()).unwrap_or_else(|e| {
+        eprintln!("text corpus: {e}");
+        false
+    });
+    tally.step(
+        "godot-variant inspect prints var_to_str's text for the engine's store_var file",
+        text_ok,
     );
 
     match build_addon() {
