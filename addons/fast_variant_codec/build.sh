@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the FastVariantCodec library and puts it where fast_variant_codec.gdextension
-# looks for it (bin/libfast_variant_codec.linux.x86_64.so).
+# Builds the FastVariantCodec library for Linux x86_64, for development, and puts it where
+# fast_variant_codec.gdextension looks for it (bin/libfast_variant_codec.linux.x86_64.so).
+# The release zip with every platform: cargo xtask package (docs/PLATFORMS.md).
 #
 #   addons/fast_variant_codec/build.sh           # release build (what to ship and test)
 #   addons/fast_variant_codec/build.sh --debug   # debug build, for working on the crate
@@ -17,7 +18,7 @@ case "${1:-}" in
 esac
 
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
-  echo "build.sh knows Linux x86_64 only; add this platform's line to the .gdextension" >&2
+  echo "build.sh builds on Linux x86_64 only; cargo xtask package cross-builds Windows and arm64 (docs/PLATFORMS.md)" >&2
   exit 2
 fi
 

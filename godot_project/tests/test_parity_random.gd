@@ -5,7 +5,10 @@
 ##
 ## The seed comes from the environment variable FVC_SEED, else DEFAULT_SEED; it is printed,
 ## and a failure names it with the index of each failing value. Each value is made from its
-## own seed (the run's seed and its index), so a run replays exactly.
+## own seed (the run's seed and its index), so a run replays exactly. FVC_RANDOM_VALUES sets
+## how many values the objects-as-ids test checks (default ID_MODE_VALUES; the whole-object
+## test checks 3/10 as many): a shorter run where the engine is slow, as under emulation
+## (cargo xtask package --check runs it in the arm64 Godot under qemu-user).
 extends "res://test_runner/test_suite.gd"
 
 const RandomValues := preload("res://tests/support/random_values.gd")
@@ -17,6 +20,7 @@ const DEFAULT_SEED := 4062026
 const ID_MODE_VALUES := 20000
 ## Values checked with objects whole (var_to_bytes_with_objects / bytes_to_var_with_objects).
 const FULL_OBJECT_VALUES := 6000
+const COUNT_VARIABLE := "FVC_RANDOM_VALUES"
 
 
 # --- Objects as ids ------------------------------------------------------------------------
@@ -30,7 +34,8 @@ func test_random_values_match_the_engine() -> void:
 	var codec := FastVariantCodec.new()
 	var found := Mismatches.new(seed_value)
 	var coverage := Coverage.new()
-	for i in ID_MODE_VALUES:
+	var count := id_mode_values()
+	for i in count:
 		values.reseed(value_seed(seed_value, "id", i))
 		var value = values.value()
 		coverage.add(value)
@@ -51,7 +56,7 @@ func test_random_values_match_the_engine() -> void:
 			prefix.fill(0xA5)
 			check_decode(codec, prefix + expected, prefix.size(), false, i, found, value)
 	values.free_all()
-	found.report(self, ID_MODE_VALUES)
+	found.report(self, count)
 	coverage.check(self)
 
 
@@ -69,7 +74,8 @@ func test_random_values_with_whole_objects_match_the_engine() -> void:
 	reader.allow_objects = true
 	var found := Mismatches.new(seed_value)
 	var objects_written := 0
-	for i in FULL_OBJECT_VALUES:
+	var count := id_mode_values() * FULL_OBJECT_VALUES / ID_MODE_VALUES
+	for i in count:
 		values.reseed(value_seed(seed_value, "full", i))
 		# Every other value is an object or a container of objects.
 		var value = values.value() if i % 2 else _object_value(values)
@@ -88,9 +94,9 @@ func test_random_values_with_whole_objects_match_the_engine() -> void:
 		check_decode(reader, expected, 0, true, i, found, value)
 		check_decode(reader, plain, 0, true, i, found, value, " (objects as ids)")
 	values.free_all()
-	found.report(self, FULL_OBJECT_VALUES)
-	assert_that(objects_written > FULL_OBJECT_VALUES / 3,
-			"only %d of %d values held objects written whole" % [objects_written, FULL_OBJECT_VALUES])
+	found.report(self, count)
+	assert_that(objects_written > count / 3,
+			"only %d of %d values held objects written whole" % [objects_written, count])
 
 
 ## An object, or a container (typed or not) holding objects.
@@ -165,10 +171,41 @@ func test_fvc_seed_is_read_from_the_environment() -> void:
 		OS.set_environment("FVC_SEED", saved)
 
 
+func test_fvc_random_values_is_read_from_the_environment() -> void:
+	var saved := OS.get_environment(COUNT_VARIABLE)
+	# First the bad value, whose failure is taken back (reset) once counted.
+	OS.set_environment(COUNT_VARIABLE, "many")
+	var fallback := id_mode_values(false)
+	var failed := failures().size()
+	reset()
+	assert_eq(fallback, ID_MODE_VALUES, "%s=many" % COUNT_VARIABLE)
+	assert_eq(failed, 1, "%s=many fails the test (not a positive integer)" % COUNT_VARIABLE)
+	OS.set_environment(COUNT_VARIABLE, "300")
+	assert_eq(id_mode_values(false), 300, "%s=300" % COUNT_VARIABLE)
+	OS.unset_environment(COUNT_VARIABLE)
+	assert_eq(id_mode_values(false), ID_MODE_VALUES, "%s unset" % COUNT_VARIABLE)
+	if saved != "":
+		OS.set_environment(COUNT_VARIABLE, saved)
+
+
 # --- Helpers ---------------------------------------------------------------------------------
 
 func run_seed(announce := true) -> int:
 	return Seeds.run_seed(self, DEFAULT_SEED, announce)
+
+
+## How many values the objects-as-ids test checks: FVC_RANDOM_VALUES if set (printed), else
+## ID_MODE_VALUES; a value that is not a positive integer fails the test.
+func id_mode_values(announce := true) -> int:
+	var text := OS.get_environment(COUNT_VARIABLE).strip_edges()
+	if text == "":
+		return ID_MODE_VALUES
+	if not text.is_valid_int() or text.to_int() < 1:
+		fail("%s=%s is not a positive integer; checked %d values" % [COUNT_VARIABLE, text, ID_MODE_VALUES])
+		return ID_MODE_VALUES
+	if announce:
+		print("    %s=%s values" % [COUNT_VARIABLE, text])
+	return text.to_int()
 
 
 static func value_seed(seed_value: int, stream: String, index: int) -> int:

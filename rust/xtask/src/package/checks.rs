@@ -1,0 +1,509 @@
+//! `cargo xtask package --check`: each packaged library checked as far as this machine can,
+//! from the zip's own files. Ends with `N passed, N failed`.
+//!
+//! - every library: its file format and machine, its entry symbol `gdext_rust_init`
+//!   exported, and the libraries it needs (objdump of its toolchain);
+//! - windows.x86_64: loaded by a small Windows program (built with mingw) that calls
+//!   LoadLibrary and GetProcAddress("gdext_rust_init"), in Wine 10 (a Debian sid root, in a
+//!   chroot); a DLL without the symbol, which must fail, shows that the loader can;
+//! - linux.x86_64: the zip unpacked into a fresh Godot project runs the demo, and the
+//!   curated parity suite passes with the packaged (stripped) library;
+//! - linux.arm64: the curated parity suite and a bounded random parity run in Debian's
+//!   arm64 Godot under qemu-user, in the same kind of project.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use super::{
+    niced, path_str, provision, zip_entries, zip_tool, Package, Platform, ADDON, LINUX_ARM64,
+    LINUX_X86_64, PLATFORMS, WINDOWS_X86_64,
+};
+use crate::{counts, godot, import_project_at, project_dir, run_echoing, Setting, Tally};
+
+/// The values of the random parity run in the arm64 Godot (FVC_RANDOM_VALUES): about 20 s
+/// under emulation; 1000 and more generate every type the suite's coverage check asks for.
+const ARM64_RANDOM_VALUES: &str = "2000";
+/// Longest a Godot run under qemu-user may take (seconds; `timeout`).
+const EMULATED_RUN_LIMIT: &str = "1200";
+
+/// Libraries a Linux build may need: the C library's own.
+const LINUX_NEEDED: [&str; 8] = [
+    "libc.so.6",
+    "libm.so.6",
+    "libgcc_s.so.1",
+    "libpthread.so.0",
+    "libdl.so.2",
+    "librt.so.1",
+    "ld-linux-x86-64.so.2",
+    "ld-linux-aarch64.so.1",
+];
+/// DLLs the Windows build may import: Windows' own (and its api-ms-win-* API sets), never
+/// a mingw runtime DLL (libgcc_s_seh-1.dll, libwinpthread-1.dll), which a user lacks.
+const WINDOWS_IMPORTS: [&str; 9] = [
+    "kernel32.dll",
+    "ntdll.dll",
+    "msvcrt.dll",
+    "userenv.dll",
+    "ws2_32.dll",
+    "bcryptprimitives.dll",
+    "advapi32.dll",
+    "bcrypt.dll",
+    "shell32.dll",
+];
+
+/// The Windows program that loads a DLL and finds the entry symbol in it.
+const LOADER_C: &str = r#"#include <windows.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+  if (argc != 2) { fprintf(stderr, "usage: loader DLL\n"); return 2; }
+  HMODULE library = LoadLibraryA(argv[1]);
+  if (!library) { printf("LoadLibrary(%s) failed: error %lu\n", argv[1], GetLastError()); return 1; }
+  FARPROC entry = GetProcAddress(library, "gdext_rust_init");
+  if (!entry) { printf("GetProcAddress(%s, gdext_rust_init) failed: error %lu\n", argv[1], GetLastError()); return 1; }
+  printf("LoadLibrary(%s) and GetProcAddress(gdext_rust_init) succeeded: %p\n", argv[1], (void *)entry);
+  return 0;
+}
+"#;
+/// A DLL without the entry symbol: the loader must fail on it.
+const CONTROL_C: &str = "__declspec(dllexport) int not_the_entry(void) { return 1; }\n";
+
+pub(super) fn run(package: &Package) -> Result<(), String> {
+    let started = Instant::now();
+    let mut tally = Tally::default();
+
+    let entries = zip_entries(&package.zip)?;
+    tally.step(
+        &format!(
+            "the zip's layout ({} entries, addons/fast_variant_codec/ at its root)",
+            entries.len()
+        ),
+        entries == super::expected_entries(),
+    );
+
+    for platform in PLATFORMS {
+        check_binary(package, platform, &mut tally)?;
+    }
+    check_in_wine(package, &mut tally)?;
+
+    let godot = godot()?;
+    check_demo_project(package, &godot, &mut tally)?;
+    check_parity_projects(package, &godot, &mut tally)?;
+
+    println!(
+        "\npackage checks of fast_variant_codec {} took {:.0} s",
+        package.version,
+        started.elapsed().as_secs_f64()
+    );
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{} failed", tally.failed))
+    }
+}
+
+/// Output of a command, stdout and stderr; an error when it cannot start.
+fn output(cmd: &mut Command) -> Result<(bool, String), String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ok((out.status.success(), text))
+}
+
+/// The ELF machine of a 64-bit little-endian ELF file (`e_machine`), or `None`.
+fn elf_machine(bytes: &[u8]) -> Option<u16> {
+    let is_elf64_le =
+        bytes.len() > 20 && bytes.starts_with(b"\x7fELF") && bytes[4] == 2 && bytes[5] == 1;
+    is_elf64_le.then(|| u16::from_le_bytes([bytes[18], bytes[19]]))
+}
+
+/// Format, machine, entry symbol and needed libraries of the staged (packaged) library.
+fn check_binary(
+    package: &Package,
+    platform: &'static Platform,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let name = platform.name();
+    let library = &package.built(platform).staged;
+    let objdump = platform.tool(&package.cross, "objdump");
+    if platform.os == "windows" {
+        return check_dll(&name, library, &objdump, tally);
+    }
+    let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
+    // EM_X86_64, EM_AARCH64
+    let machine = if platform.arch == "arm64" { 183 } else { 62 };
+    let found = elf_machine(&bytes);
+    println!("{name}: ELF machine {found:?} (want {machine})");
+    tally.step(
+        &format!("{name}: a 64-bit {} ELF shared library", platform.arch),
+        found == Some(machine),
+    );
+
+    let (ok, symbols) = output(Command::new(&objdump).arg("-T").arg(library))?;
+    let entry = symbols
+        .lines()
+        .find(|l| l.split_whitespace().last() == Some("gdext_rust_init"));
+    println!(
+        "{name}: {}",
+        entry.unwrap_or("no gdext_rust_init among the dynamic symbols")
+    );
+    tally.step(
+        &format!("{name}: exports gdext_rust_init (objdump -T)"),
+        ok && entry.is_some_and(|l| l.contains(".text") && l.contains(" g ")),
+    );
+    let glibc = symbols
+        .split("(GLIBC_")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .max_by_key(|v| {
+            v.split('.')
+                .map(|n| n.parse::<u32>().unwrap_or(0))
+                .collect::<Vec<_>>()
+        });
+    println!("{name}: needs glibc {}", glibc.unwrap_or("?"));
+
+    let (ok, headers) = output(Command::new(&objdump).arg("-p").arg(library))?;
+    let needed: Vec<&str> = headers
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("NEEDED"))
+        .map(str::trim)
+        .collect();
+    println!("{name}: needs {}", needed.join(", "));
+    let unexpected: Vec<&&str> = needed
+        .iter()
+        .filter(|n| !LINUX_NEEDED.contains(n))
+        .collect();
+    tally.step(
+        &format!("{name}: needs only the C library's own libraries {unexpected:?}"),
+        ok && !needed.is_empty() && unexpected.is_empty(),
+    );
+    Ok(())
+}
+
+/// The DLL's format, its one export and its imports (x86_64-w64-mingw32-objdump -p).
+fn check_dll(name: &str, library: &Path, objdump: &Path, tally: &mut Tally) -> Result<(), String> {
+    let (ok, headers) = output(Command::new(objdump).arg("-p").arg(library))?;
+    let format = headers
+        .lines()
+        .find(|l| l.contains("file format"))
+        .unwrap_or("no file format");
+    println!("{name}: {}", format.trim());
+    tally.step(
+        &format!("{name}: a PE32+ x86-64 DLL"),
+        ok && format.trim_end().ends_with("pei-x86-64"),
+    );
+
+    // The export table's names follow "[Ordinal/Name Pointer] Table".
+    let exports: Vec<&str> = headers
+        .lines()
+        .skip_while(|l| !l.contains("[Ordinal/Name Pointer] Table"))
+        .skip(1)
+        .map_while(|l| {
+            l.trim()
+                .strip_prefix('[')
+                .and_then(|r| r.split_once(']'))
+                .map(|(_, n)| n.trim())
+        })
+        .collect();
+    println!("{name}: exports {exports:?}");
+    tally.step(
+        &format!("{name}: exports exactly gdext_rust_init"),
+        exports == ["gdext_rust_init"],
+    );
+
+    let imports: Vec<String> = headers
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("DLL Name:"))
+        .map(|n| n.trim().to_lowercase())
+        .collect();
+    println!("{name}: imports {}", imports.join(", "));
+    let unexpected: Vec<&String> = imports
+        .iter()
+        .filter(|n| !(WINDOWS_IMPORTS.contains(&n.as_str()) || n.starts_with("api-ms-win-")))
+        .collect();
+    tally.step(
+        &format!("{name}: imports only Windows' own DLLs {unexpected:?}"),
+        !imports.is_empty() && unexpected.is_empty(),
+    );
+    Ok(())
+}
+
+/// Whether `dir` is a mount point now (/proc/self/mountinfo's fifth field).
+fn is_mount_point(dir: &Path) -> bool {
+    let dir = dir.to_string_lossy();
+    fs::read_to_string("/proc/self/mountinfo")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.split(' ').nth(4) == Some(&*dir))
+}
+
+/// The DLL loaded in Wine 10 by a mingw-built program: LoadLibrary and
+/// GetProcAddress("gdext_rust_init"); then the same program on a DLL without the symbol,
+/// which must fail. Wine runs in a chroot of a Debian sid root, in new mount and PID
+/// namespaces whose /proc (--mount-proc) goes away with them: nothing stays mounted, and
+/// wineserver ends with the run.
+fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
+    let name = WINDOWS_X86_64.name();
+    let root = provision("wine")?;
+    let work = root.join("tmp/fvc-check");
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    fs::write(work.join("loader.c"), LOADER_C).map_err(|e| e.to_string())?;
+    fs::write(work.join("control.c"), CONTROL_C).map_err(|e| e.to_string())?;
+    let gcc = WINDOWS_X86_64.tool(&package.cross, "gcc");
+    for args in [
+        ["-O2", "-Wall", "-o", "loader.exe", "loader.c"].as_slice(),
+        ["-shared", "-o", "control.dll", "control.c"].as_slice(),
+    ] {
+        let (ok, text) = output(Command::new(&gcc).current_dir(&work).args(args))?;
+        if !ok {
+            return Err(format!("{} {}: {text}", gcc.display(), args.join(" ")));
+        }
+    }
+    let dll = WINDOWS_X86_64.file;
+    fs::copy(&package.built(&WINDOWS_X86_64).staged, work.join(dll)).map_err(|e| e.to_string())?;
+
+    let wine = |dll: &str| -> Result<(bool, String), String> {
+        let script = "cd /tmp/fvc-check && wine --version && wine loader.exe \"$1\"; status=$?; \
+                      for server in /usr/lib/*/wine/wineserver /usr/lib/wine/wineserver; do \
+                      [ -x \"$server\" ] && \"$server\" -w && break; done; exit $status";
+        let mut cmd = niced("unshare");
+        cmd.args(["--mount", "--pid", "--fork"])
+            .arg(format!("--mount-proc={}", root.join("proc").display()))
+            .arg("chroot")
+            .arg(&root)
+            .args([
+                "/usr/bin/env",
+                "-i",
+                "PATH=/usr/bin:/bin",
+                "HOME=/root",
+                "WINEDEBUG=-all",
+            ])
+            .args(["WINEPREFIX=/root/.wine-fvc", "XDG_RUNTIME_DIR=/tmp"])
+            .args(["/bin/sh", "-c", script, "sh", dll]);
+        let started = Instant::now();
+        let result = output(&mut cmd)?;
+        println!(
+            "{name} in Wine ({dll}, {:.1} s):\n{}",
+            started.elapsed().as_secs_f64(),
+            result.1.trim_end()
+        );
+        Ok(result)
+    };
+    let (ok, text) = wine(dll)?;
+    tally.step(
+        &format!("{name}: LoadLibrary + GetProcAddress(gdext_rust_init) in Wine 10"),
+        ok && text.contains("wine-10")
+            && text.contains("GetProcAddress(gdext_rust_init) succeeded"),
+    );
+    let (ok, text) = wine("control.dll")?;
+    tally.step(
+        "the Wine loader fails on a DLL without gdext_rust_init (control)",
+        !ok && text.contains("GetProcAddress(control.dll, gdext_rust_init) failed"),
+    );
+    tally.step(
+        "no /proc left mounted in the Wine root",
+        !is_mount_point(&root.join("proc")),
+    );
+    Ok(())
+}
+
+/// A fresh Godot project in `dir` with the zip unpacked into it and `files` of the bundled
+/// project copied (folders too), imported by the editor `godot`, which registers the
+/// extension from the zip's .gdextension.
+fn fresh_project(
+    package: &Package,
+    godot: &Path,
+    dir: &Path,
+    files: &[&str],
+    project_godot: &str,
+) -> Result<(), String> {
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    fs::write(dir.join("project.godot"), project_godot).map_err(|e| e.to_string())?;
+    let bundled = project_dir().join("godot_project");
+    for file in files {
+        copy_tree(&bundled.join(file), &dir.join(file))?;
+    }
+    zip_tool(&["extract", &path_str(&package.zip), &path_str(dir)])?;
+    import_project_at(godot, dir)?;
+    let extensions = fs::read_to_string(dir.join(".godot/extension_list.cfg")).unwrap_or_default();
+    if !extensions.contains(&format!("res://{ADDON}/")) {
+        return Err(format!(
+            "{}: the import registered no extension from the zip ({extensions:?})",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    if from.is_dir() {
+        fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+        for entry in fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+            let entry = entry.map_err(|e| e.to_string())?;
+            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        Ok(())
+    } else {
+        fs::copy(from, to)
+            .map(drop)
+            .map_err(|e| format!("copying {}: {e}", from.display()))
+    }
+}
+
+/// The demo (a save game written and read by the codec and by the engine, compared) in a
+/// fresh project that has only the unpacked zip and the demo script.
+fn check_demo_project(package: &Package, godot: &Path, tally: &mut Tally) -> Result<(), String> {
+    let dir = package.dir.join("check/demo-project");
+    let project = "; A fresh project: the addon from the zip, and the demo.\nconfig_version=5\n\n\
+                   [application]\n\nconfig/name=\"FastVariantCodec package demo\"\n";
+    fresh_project(package, godot, &dir, &["demo"], project)?;
+    let mut cmd = Command::new(godot);
+    cmd.args(["--headless", "--path"])
+        .arg(&dir)
+        .args(["--script", "res://demo/demo.gd"]);
+    Setting::default_paths().apply(&mut cmd);
+    let (ok, lines) = run_echoing(&mut cmd)?;
+    tally.step(
+        &format!(
+            "{}: the demo runs in a fresh project with the unpacked zip",
+            LINUX_X86_64.name()
+        ),
+        ok && lines.iter().any(|l| l == "codec and engine agree"),
+    );
+    Ok(())
+}
+
+/// Runs the test runner of the project in `dir` with `godot` (a command: the editor, or the
+/// arm64 one under qemu-user) and `args`; one step, passed when some tests ran and none
+/// failed.
+fn run_suites(
+    godot: &[&std::ffi::OsStr],
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, String)],
+    what: &str,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let mut cmd = niced("timeout");
+    cmd.arg(EMULATED_RUN_LIMIT)
+        .args(godot)
+        .args(["--headless", "--path"])
+        .arg(dir)
+        .args(["--", "--run-tests"])
+        .args(args);
+    Setting::default_paths().apply(&mut cmd);
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
+    let started = Instant::now();
+    let (ok, lines) = run_echoing(&mut cmd)?;
+    let (passed, failed) = counts(&lines, " passed, ");
+    println!(
+        "{what}: {passed} passed, {failed} failed in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    tally.step(what, ok && passed > 0 && failed == 0);
+    Ok(())
+}
+
+/// The curated parity suite with the packaged linux.x86_64 library, and in Debian's arm64
+/// Godot under qemu-user with the packaged linux.arm64 one, plus a bounded random parity
+/// run there, in a project of the zip and the bundled project's tests. The editor here
+/// imports it (20 times faster than under emulation; the import is the same on both).
+fn check_parity_projects(package: &Package, godot: &Path, tally: &mut Tally) -> Result<(), String> {
+    let dir = package.dir.join("check/parity-project");
+    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
+        .map_err(|e| e.to_string())?;
+    fresh_project(
+        package,
+        godot,
+        &dir,
+        &["test_runner", "tests", "fixtures"],
+        &project,
+    )?;
+
+    let native = [godot.as_os_str()];
+    run_suites(
+        &native,
+        &dir,
+        &["--suite=parity_curated"],
+        &[],
+        &format!(
+            "{}: curated parity suite (packaged library)",
+            LINUX_X86_64.name()
+        ),
+        tally,
+    )?;
+
+    let arm64 = provision("godot-arm64")?;
+    let (_, version) = output(Command::new(&arm64).arg("--version"))?;
+    println!(
+        "{}: Debian's arm64 Godot {} under qemu-user",
+        LINUX_ARM64.name(),
+        version.trim()
+    );
+    let emulated = [arm64.as_os_str()];
+    run_suites(
+        &emulated,
+        &dir,
+        &["--suite=parity_curated"],
+        &[],
+        &format!(
+            "{}: curated parity suite in arm64 Godot (qemu-user)",
+            LINUX_ARM64.name()
+        ),
+        tally,
+    )?;
+    // A new seed each run (printed by the suite; FVC_SEED replays one), unless FVC_SEED is set.
+    let seed = std::env::var("FVC_SEED").unwrap_or_else(|_| {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        (now.as_secs() % 1_000_000_007).to_string()
+    });
+    let env = [
+        ("FVC_SEED", seed),
+        ("FVC_RANDOM_VALUES", ARM64_RANDOM_VALUES.to_owned()),
+    ];
+    run_suites(
+        &emulated,
+        &dir,
+        &["--suite=parity_random", "match_the_engine"],
+        &env,
+        &format!(
+            "{}: random parity ({ARM64_RANDOM_VALUES} values) in arm64 Godot (qemu-user)",
+            LINUX_ARM64.name()
+        ),
+        tally,
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elf_machine_reads_the_header() {
+        let mut header = vec![0u8; 64];
+        header[..4].copy_from_slice(b"\x7fELF");
+        header[4] = 2;
+        header[5] = 1;
+        header[18..20].copy_from_slice(&183u16.to_le_bytes());
+        assert_eq!(elf_machine(&header), Some(183));
+        header[4] = 1; // 32-bit
+        assert_eq!(elf_machine(&header), None);
+        assert_eq!(elf_machine(b"MZ\x90\x00"), None);
+    }
+
+    #[test]
+    fn is_mount_point_sees_proc_and_not_a_plain_folder() {
+        assert!(is_mount_point(Path::new("/proc")));
+        assert!(!is_mount_point(&project_dir().join("rust")));
+    }
+}
