@@ -91,7 +91,7 @@ pub struct StreamError {
 }
 
 impl StreamError {
-    fn new(offset: usize, kind: StreamErrorKind) -> Self {
+    pub(crate) fn new(offset: usize, kind: StreamErrorKind) -> Self {
         StreamError { offset, kind }
     }
 
@@ -116,6 +116,14 @@ impl StreamError {
             StreamErrorKind::Serde(_) => true,
             _ => false,
         }
+    }
+}
+
+/// An I/O error from outside the framing (a transport's, as `tokio_util::codec` hands
+/// them over), its offset unknown: 0.
+impl From<std::io::Error> for StreamError {
+    fn from(e: std::io::Error) -> Self {
+        StreamError::new(0, StreamErrorKind::Io(e))
     }
 }
 
@@ -604,7 +612,7 @@ impl<W: Write> FrameWriter<W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::error::DecodeErrorKind;
 
@@ -616,7 +624,8 @@ mod tests {
         bytes
     }
 
-    fn sample() -> Vec<Value> {
+    /// Values of a few kinds, a 256-byte one among them.
+    pub(crate) fn sample() -> Vec<Value> {
         vec![
             Value::Int(-3),
             Value::String("héllo".into()),

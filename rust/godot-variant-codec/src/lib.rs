@@ -15,6 +15,8 @@
 //! them into a [`Build`]er; both walk [`Value`]s, and the Godot binding walks engine
 //! Variants through the same two.
 
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod decode;
 mod encode;
 pub mod error;

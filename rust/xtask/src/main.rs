@@ -12,9 +12,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::thread;
 use std::time::Instant;
 
-mod package;
-
-const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|package|e2e>
+const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|e2e>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
                the Rust server against a Godot client (TCP and UDP), the CLI's text
@@ -27,11 +25,7 @@ const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|pack
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
   golden       regenerate tests/golden/godot4.json with the live engine
   e2e          the end-to-end test alone: the crate's example server against a Godot
-               client, 1000 messages each way over TCP and UDP
-  package      build linux.x86_64, linux.arm64 and windows.x86_64 release libraries and
-               write target/package/fast_variant_codec-VERSION.zip (docs/PLATFORMS.md);
-               --check: then check each platform as far as this machine can (`N passed,
-               N failed`)";
+               client, 1000 messages each way over TCP and UDP";
 
 fn main() -> ExitCode {
     let command = std::env::args().nth(1).unwrap_or_default();
@@ -41,7 +35,6 @@ fn main() -> ExitCode {
         "bench" => bench(),
         "build-addon" => build_addon(),
         "golden" => regenerate_golden(&project_dir().join("tests/golden/godot4.json")),
-        "package" => package::package(&std::env::args().skip(2).collect::<Vec<_>>()),
         "e2e" => e2e_alone(),
         _ => Err(USAGE.to_owned()),
     };
@@ -275,15 +268,11 @@ fn build_addon() -> Result<(), String> {
 /// Godot 4.6.3 may abort at the very end of a fresh project's first import, after writing
 /// its files; a second import then succeeds.
 fn import_project(godot: &Path) -> Result<(), String> {
-    import_project_at(godot, &project_dir().join("godot_project"))
-}
-
-/// Imports the Godot project in `project` (as `import_project`).
-fn import_project_at(godot: &Path, project: &Path) -> Result<(), String> {
+    let project = project_dir().join("godot_project");
     for _ in 0..2 {
         let quiet = Command::new(godot)
             .args(["--headless", "--path"])
-            .arg(project)
+            .arg(&project)
             .arg("--import")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -293,7 +282,7 @@ fn import_project_at(godot: &Path, project: &Path) -> Result<(), String> {
             return Ok(());
         }
     }
-    Err(format!("importing {} failed twice", project.display()))
+    Err("importing godot_project failed twice".into())
 }
 
 /// Runs a script of the bundled project headless.
@@ -523,6 +512,29 @@ fn test() -> Result<(), String> {
     if !ok && failed == 0 {
         tally.step("cargo test (build)", false);
     }
+    // The crate's tokio codec, behind its feature (its tests and its lints).
+    let tokio = [
+        "-p",
+        "godot-variant-codec",
+        "--release",
+        "--features",
+        "tokio",
+    ];
+    for target in ["--lib", "--doc"] {
+        let (ok, lines) = run_echoing(cargo().args(["test", target]).args(tokio).arg("codec"))?;
+        let (passed, failed) = counts(&lines, "test result:");
+        tally.add(passed, failed);
+        if !ok && failed == 0 {
+            tally.step("cargo test --features tokio (build)", false);
+        }
+    }
+    let (clippy_ok, _) = run_echoing(
+        cargo()
+            .args(["clippy", "--all-targets", "--quiet"])
+            .args(tokio)
+            .args(["--", "-D", "warnings"]),
+    )?;
+    tally.step("cargo clippy --features tokio -D warnings", clippy_ok);
 
     let (fmt_ok, _) = run_echoing(cargo().args(["fmt", "--all", "--", "--check"]))?;
     tally.step("cargo fmt --check", fmt_ok);
