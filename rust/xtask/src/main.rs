@@ -12,7 +12,9 @@ use std::process::{Command, ExitCode, Stdio};
 use std::thread;
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|e2e>
+mod package;
+
+const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|package|e2e>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
                the Rust server against a Godot client (TCP and UDP), the CLI's text
@@ -25,7 +27,11 @@ const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|e2e>
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
   golden       regenerate tests/golden/godot4.json with the live engine
   e2e          the end-to-end test alone: the crate's example server against a Godot
-               client, 1000 messages each way over TCP and UDP";
+               client, 1000 messages each way over TCP and UDP
+  package      build linux.x86_64, linux.arm64 and windows.x86_64 release libraries and
+               write target/package/fast_variant_codec-VERSION.zip (docs/PLATFORMS.md);
+               --check: then check each platform as far as this machine can (`N passed,
+               N failed`)";
 
 fn main() -> ExitCode {
     let command = std::env::args().nth(1).unwrap_or_default();
@@ -35,6 +41,7 @@ fn main() -> ExitCode {
         "bench" => bench(),
         "build-addon" => build_addon(),
         "golden" => regenerate_golden(&project_dir().join("tests/golden/godot4.json")),
+        "package" => package::package(&std::env::args().skip(2).collect::<Vec<_>>()),
         "e2e" => e2e_alone(),
         _ => Err(USAGE.to_owned()),
     };
@@ -268,11 +275,15 @@ fn build_addon() -> Result<(), String> {
 /// Godot 4.6.3 may abort at the very end of a fresh project's first import, after writing
 /// its files; a second import then succeeds.
 fn import_project(godot: &Path) -> Result<(), String> {
-    let project = project_dir().join("godot_project");
+    import_project_at(godot, &project_dir().join("godot_project"))
+}
+
+/// Imports the Godot project in `project` (as `import_project`).
+fn import_project_at(godot: &Path, project: &Path) -> Result<(), String> {
     for _ in 0..2 {
         let quiet = Command::new(godot)
             .args(["--headless", "--path"])
-            .arg(&project)
+            .arg(project)
             .arg("--import")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -282,7 +293,7 @@ fn import_project(godot: &Path) -> Result<(), String> {
             return Ok(());
         }
     }
-    Err("importing godot_project failed twice".into())
+    Err(format!("importing {} failed twice", project.display()))
 }
 
 /// Runs a script of the bundled project headless.
