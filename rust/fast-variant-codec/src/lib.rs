@@ -30,6 +30,7 @@ mod parallel;
 mod raw;
 mod read;
 mod stack_room;
+mod stream_decoder;
 mod text;
 mod to_variant;
 mod typed_containers;
