@@ -62,6 +62,10 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let (command, rest) = args.split_first().ok_or(USAGE)?;
+    if matches!(command.as_str(), "-h" | "--help" | "help") {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut json = false;
     let mut layout = None;
     let mut path = None;

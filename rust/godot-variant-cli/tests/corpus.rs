@@ -200,6 +200,11 @@ fn bad_input_is_reported_with_its_offset_and_a_nonzero_exit() {
         "-: ok, 1 values, length-prefixed values (store_var / put_var)\n"
     );
 
+    let help = cli(&["--help"], b"");
+    assert!(help.status.success());
+    assert!(String::from_utf8(help.stdout)
+        .unwrap()
+        .starts_with("usage:"));
     // Usage and unreadable files: exit 2.
     assert_eq!(cli(&["inspect"], b"").status.code(), Some(2));
     assert_eq!(cli(&["frobnicate", "-"], b"").status.code(), Some(2));
