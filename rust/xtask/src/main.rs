@@ -3,6 +3,7 @@
 //! Each provisions what it needs (Godot 4.6.3 into `.cache/`, unless `GODOT` is set),
 //! builds the addon, and runs the bundled Godot project headless.
 
+mod conformance;
 mod e2e;
 mod text_corpus;
 
@@ -14,7 +15,8 @@ use std::time::Instant;
 
 mod package;
 
-const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|package|e2e>
+const USAGE: &str =
+    "usage: cargo xtask <demo|test|bench|build-addon|golden|package|e2e|conformance>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
                the Rust server against a Godot client (TCP and UDP), the CLI's text
@@ -26,6 +28,7 @@ const USAGE: &str = "usage: cargo xtask <demo|test|bench|build-addon|golden|pack
                build, in safe mode and in the release export template
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
   golden       regenerate tests/golden/godot4.json with the live engine
+  conformance  regenerate tests/conformance/godot4.v1.json from the golden vectors
   e2e          the end-to-end test alone: the crate's example server against a Godot
                client, 1000 messages each way over TCP and UDP
   package      build linux.x86_64, linux.arm64 and windows.x86_64 release libraries and
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         "golden" => regenerate_golden(&project_dir().join("tests/golden/godot4.json")),
         "package" => package::package(&std::env::args().skip(2).collect::<Vec<_>>()),
         "e2e" => e2e_alone(),
+        "conformance" => conformance::write(&project_dir()),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -575,6 +579,14 @@ fn test() -> Result<(), String> {
         same
     };
     tally.step("golden vectors match the live engine", drift_ok);
+    let suite_ok = conformance::up_to_date(&dir).unwrap_or_else(|e| {
+        eprintln!("conformance: {e}");
+        false
+    });
+    tally.step(
+        "the conformance suite is the golden vectors' (up to date)",
+        suite_ok,
+    );
 
     let e2e_ok = e2e::run(&dir, &godot, cargo()).unwrap_or_else(|e| {
         eprintln!("e2e: {e}");
