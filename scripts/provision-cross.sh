@@ -235,7 +235,7 @@ make_root() {
 provision_wine() {
   local root="$cache_dir/wine/root"
   if [ ! -x "$root/usr/bin/wine" ]; then
-    echo "provisioning Wine 10 (Debian sid) into $root (about two minutes, ~1.6 GB)" >&2
+    echo "provisioning Wine 10 (Debian sid) into $root (about two minutes, ~1.6 GB; its first run adds a 1.2 GB prefix)" >&2
     make_root --variant=apt --include=wine,wine64 "$root"
   fi
   echo "$root"
