@@ -63,7 +63,8 @@ else
   L="$root/usr/lib/x86_64-linux-gnu"
   runner=("$run_dir/$name" --library-path "$L:$root/lib/x86_64-linux-gnu:$L/pulseaudio")
   exe=$("${runner[@]}" "$root/usr/bin/readlink" /proc/self/exe)
-  [ "$exe" = "$run_dir/$name" ] || fail "/proc/self/exe is $exe, not $run_dir/$name: the pack would not be found"
+  # The kernel names the file by its real path (.cache may be a link).
+  [ "$exe" = "$(readlink -f "$run_dir/$name")" ] || fail "/proc/self/exe is $exe, not $run_dir/$name: the pack would not be found"
   runner+=("$root/usr/bin/godot-template-release")
 fi
 
