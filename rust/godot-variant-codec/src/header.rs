@@ -51,13 +51,19 @@ pub fn header_word(t: VariantType, flags: u32) -> u32 {
 /// How a typed container's element type is written after the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContainerKind {
+    /// Not typed: nothing follows the header for this type.
     Untyped = 0,
+    /// A built-in type: its id follows, a 32-bit word.
     Builtin = 1,
+    /// Objects of a native or global class: its name follows, a String.
     ClassName = 2,
+    /// Objects of a script: its `res://` path follows, a String.
     Script = 3,
 }
 
 impl ContainerKind {
+    /// The kind in the two bits of `header` from `shift` on ([`ELEMENT_KIND_SHIFT`],
+    /// [`VALUE_KIND_SHIFT`]).
     pub fn from_header(header: u32, shift: u32) -> ContainerKind {
         match (header >> shift) & 0b11 {
             0 => ContainerKind::Untyped,
@@ -67,6 +73,7 @@ impl ContainerKind {
         }
     }
 
+    /// The header bits of this kind at `shift`.
     pub fn bits(self, shift: u32) -> u32 {
         (self as u32) << shift
     }

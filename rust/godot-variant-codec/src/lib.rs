@@ -65,8 +65,10 @@ pub enum Precision {
     Double,
 }
 
+/// How to write: for which engine build, and how deep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EncodeOptions {
+    /// The `real_t` of the engine the bytes are for.
     pub precision: Precision,
     /// Deepest nesting written; the engine's is [`MAX_RECURSION_DEPTH`].
     pub max_depth: usize,
@@ -81,6 +83,7 @@ impl Default for EncodeOptions {
     }
 }
 
+/// How to read: whether whole objects are accepted, and how deep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeOptions {
     /// Accept full objects (`bytes_to_var_with_objects`). Off, an encoded object is an

@@ -62,7 +62,10 @@ pub fn announced_len(bytes: &[u8], offset: usize) -> Option<usize> {
 pub enum FrameErrorKind {
     /// The buffer ends before the frame does: wait for more data.
     #[error("incomplete: the frame needs {needed} more bytes")]
-    Incomplete { needed: usize },
+    Incomplete {
+        /// How many more bytes the frame needs, as far as its prefix tells.
+        needed: usize,
+    },
     /// The frame is there but its value is invalid.
     #[error("{0}")]
     Invalid(DecodeError),
@@ -72,8 +75,11 @@ pub enum FrameErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("value {index} (frame at byte {frame_offset}): {kind}")]
 pub struct FrameError {
+    /// The value's position in the stream, from 0.
     pub index: usize,
+    /// The byte where its frame (its length prefix) starts.
     pub frame_offset: usize,
+    /// What is wrong.
     pub kind: FrameErrorKind,
 }
 
@@ -83,6 +89,7 @@ impl FrameError {
         matches!(self.kind, FrameErrorKind::Incomplete { .. })
     }
 
+    /// The `Error` the engine's `get_var` gives for the same stream.
     pub fn godot_error(&self) -> GodotError {
         match &self.kind {
             FrameErrorKind::Incomplete { .. } => GodotError::FileEof,

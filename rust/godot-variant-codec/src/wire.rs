@@ -11,8 +11,11 @@ use crate::error::{DecodeError, DecodeErrorKind};
 /// Plain numeric data whose little-endian bytes are its wire form (on a little-endian
 /// host, its memory). Sealed: every bit pattern is a valid value and there is no padding.
 pub trait Plain: Copy + sealed::Sealed {
+    /// Its size in bytes, on the wire and in memory.
     const SIZE: usize;
+    /// The value of the first `SIZE` bytes of `bytes`, little-endian.
     fn from_le(bytes: &[u8]) -> Self;
+    /// Appends its `SIZE` little-endian bytes to `out`.
     fn put_le(self, out: &mut Vec<u8>);
     /// Writes the `SIZE` little-endian bytes to the start of `out`.
     fn write_le(self, out: &mut [u8]);
@@ -267,9 +270,14 @@ impl<'a> Reader<'a> {
 pub trait Sink {
     /// Bytes written (or counted) so far.
     fn position(&self) -> usize;
+    /// Writes `bytes`.
     fn put_bytes(&mut self, bytes: &[u8]);
+    /// Writes `n` zero bytes (padding).
     fn put_zeros(&mut self, n: usize);
+    /// Writes one value's little-endian bytes.
     fn put<T: Plain>(&mut self, value: T);
+    /// Writes the little-endian bytes of `items`, one after another (a packed array's
+    /// elements: on a little-endian host, their memory).
     fn put_slice<T: Plain>(&mut self, items: &[T]);
     /// `n` bytes that `fill` writes into the slice it is given (exactly `n` long). A sink
     /// that only counts does not call `fill`.
