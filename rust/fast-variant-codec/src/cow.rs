@@ -251,9 +251,9 @@ impl Drop for ProbeBuffer {
 
 impl Buffers {
     /// The probe (see the module docs): the layout on a buffer of its own, then the
-    /// allocator's pairing on a buffer made as the codec makes them.
-    fn find() -> Result<(Self, String), String> {
-        let wrong = engine_layout::wrong_layout(Probe::Buffers);
+    /// allocator's pairing on a buffer made as the codec makes them. With `wrong`, the
+    /// layout is checked against a wrong one, which it must reject.
+    fn find(wrong: bool) -> Result<(Self, String), String> {
         let allocator = Allocator::find();
         Self::check_packed_layout(allocator, wrong)?;
         Self::check_string_layout(allocator)?;

@@ -162,7 +162,7 @@ fn switches() -> &'static Switches {
 }
 
 /// Whether `probe` checks a deliberately wrong layout (tests only, see the module docs).
-pub fn wrong_layout(probe: Probe) -> bool {
+fn wrong_layout(probe: Probe) -> bool {
     switches().wrong_layout.contains(&probe)
 }
 
@@ -178,12 +178,13 @@ pub struct Verdict {
 
 /// Runs `probe`'s check unless safe mode or the variables say otherwise, and decides
 /// whether its fast path is used: when the check passed and `needs` (the probes it builds
-/// on) are in use. Returns the verdict and, if the fast path is in use, what the check
-/// found.
+/// on) are in use. `run` is told whether to check a deliberately wrong layout
+/// ([`WRONG_LAYOUT_VARIABLE`]). Returns the verdict and, if the fast path is in use, what
+/// the check found.
 pub fn check<T>(
     probe: Probe,
     needs: &[(Probe, &Verdict)],
-    run: impl FnOnce() -> Result<(T, String), String>,
+    run: impl FnOnce(bool) -> Result<(T, String), String>,
 ) -> (Verdict, Option<T>) {
     let off = |detail: String| {
         (
@@ -205,7 +206,7 @@ pub fn check<T>(
     if let Some((missing, _)) = needs.iter().find(|(_, v)| !v.in_use) {
         return off(format!("not run: needs the {} probe", missing.name()));
     }
-    match run() {
+    match run(wrong_layout(probe)) {
         Ok((found, detail)) => (
             Verdict {
                 ok: true,

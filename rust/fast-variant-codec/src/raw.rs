@@ -298,8 +298,7 @@ impl Ffi {
     /// Runs this module's probes, each as [`engine_layout::check`] decides, in the order
     /// of their dependencies.
     fn run_probes(&mut self) {
-        let (variant, found) = engine_layout::check(Probe::Variant, &[], || {
-            let wrong = engine_layout::wrong_layout(Probe::Variant);
+        let (variant, found) = engine_layout::check(Probe::Variant, &[], |wrong| {
             self.probe_layout(if wrong {
                 VALUE_OFFSET + 8
             } else {
@@ -307,25 +306,20 @@ impl Ffi {
             })
         });
         self.layout = found.is_some();
-        let (arrays, found) = engine_layout::check(Probe::ArrayElements, &[], || {
-            let wrong = engine_layout::wrong_layout(Probe::ArrayElements);
+        let (arrays, found) = engine_layout::check(Probe::ArrayElements, &[], |wrong| {
             self.probe_arrays_contiguous(if wrong { 2 } else { 1 })
         });
         self.arrays_contiguous = found.is_some();
         let (read_only_arrays, found) = engine_layout::check(
             Probe::ReadOnlyArrays,
             &[(Probe::ArrayElements, &arrays)],
-            || {
-                let wrong = engine_layout::wrong_layout(Probe::ReadOnlyArrays);
-                self.probe_read_only_arrays(if wrong { 2 } else { 1 })
-            },
+            |wrong| self.probe_read_only_arrays(if wrong { 2 } else { 1 }),
         );
         self.read_only_arrays_in_place = found.is_some();
         let (entries, found) = engine_layout::check(
             Probe::DictionaryEntries,
             &[(Probe::Variant, &variant)],
-            || {
-                let wrong = engine_layout::wrong_layout(Probe::DictionaryEntries);
+            |wrong| {
                 self.probe_entry_layout(if wrong {
                     ENTRY_PREV_OFFSET
                 } else {
@@ -337,10 +331,7 @@ impl Ffi {
         let (read_only_dictionaries, found) = engine_layout::check(
             Probe::ReadOnlyDictionaries,
             &[(Probe::DictionaryEntries, &entries)],
-            || {
-                let wrong = engine_layout::wrong_layout(Probe::ReadOnlyDictionaries);
-                self.probe_read_only_dictionaries(if wrong { 8 } else { 0 })
-            },
+            |wrong| self.probe_read_only_dictionaries(if wrong { 8 } else { 0 }),
         );
         self.read_only_dictionaries_in_place = found.is_some();
         self.verdicts = vec![

@@ -67,7 +67,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::Int(i) => i.to_variant(),
         Value::Float(f) => f.to_variant(),
         Value::String(s) => gstring(s).to_variant(),
-        Value::Vector2(r) => vector2(r.to_f32()).to_variant(),
+        Value::Vector2(r) => from_components::<Vector2, 2>(r.to_f32()).to_variant(),
         Value::Vector2i([x, y]) => Vector2i::new(*x, *y).to_variant(),
         Value::Rect2(r) => from_components::<Rect2, 4>(r.to_f32()).to_variant(),
         Value::Rect2i([px, py, sx, sy]) => Rect2i {
@@ -75,11 +75,11 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
             size: Vector2i::new(*sx, *sy),
         }
         .to_variant(),
-        Value::Vector3(r) => vector3(r.to_f32()).to_variant(),
+        Value::Vector3(r) => from_components::<Vector3, 3>(r.to_f32()).to_variant(),
         Value::Vector3i([x, y, z]) => Vector3i::new(*x, *y, *z).to_variant(),
         // The math types' memory is their components in wire order (see `Value`).
         Value::Transform2D(r) => from_components::<Transform2D, 6>(r.to_f32()).to_variant(),
-        Value::Vector4(r) => vector4(r.to_f32()).to_variant(),
+        Value::Vector4(r) => from_components::<Vector4, 4>(r.to_f32()).to_variant(),
         Value::Vector4i([x, y, z, w]) => Vector4i::new(*x, *y, *z, *w).to_variant(),
         // The components, not `Plane::new`, which would insist on a unit normal.
         Value::Plane(r) => from_components::<Plane, 4>(r.to_f32()).to_variant(),
@@ -116,10 +116,10 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
             .map(|s| gstring(s))
             .collect::<PackedStringArray>()
             .to_variant(),
-        Value::PackedVector2Array(v) => packed(v, vector2)
+        Value::PackedVector2Array(v) => packed(v, from_components::<Vector2, 2>)
             .collect::<PackedVector2Array>()
             .to_variant(),
-        Value::PackedVector3Array(v) => packed(v, vector3)
+        Value::PackedVector3Array(v) => packed(v, from_components::<Vector3, 3>)
             .collect::<PackedVector3Array>()
             .to_variant(),
         Value::PackedColorArray(v) => v
@@ -127,7 +127,7 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
             .map(|&[r, g, b, a]| Color { r, g, b, a })
             .collect::<PackedColorArray>()
             .to_variant(),
-        Value::PackedVector4Array(v) => packed(v, vector4)
+        Value::PackedVector4Array(v) => packed(v, from_components::<Vector4, 4>)
             .collect::<PackedVector4Array>()
             .to_variant(),
     })
@@ -252,12 +252,7 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
     };
     let bytes =
         encode(&guarded_value, &EncodeOptions::default()).map_err(ToVariantError::Reencode)?;
-    Ok(engine_decoded_bytes(&bytes))
-}
-
-/// What the engine's own `bytes_to_var` makes of `bytes`.
-fn engine_decoded_bytes(bytes: &[u8]) -> Variant {
-    bytes_to_var(&PackedByteArray::from(bytes))
+    Ok(bytes_to_var(&PackedByteArray::from(bytes.as_slice())))
 }
 
 /// A gdext math value made of its components in wire order, which is its memory layout
@@ -268,18 +263,6 @@ fn from_components<T: Copy, const N: usize>(components: [f32; N]) -> T {
     // SAFETY: `T` is a `repr(C)` struct of exactly `N` `f32`s (size checked above), for
     // which any bits are a value.
     unsafe { std::mem::transmute_copy(&components) }
-}
-
-fn vector2([x, y]: [f32; 2]) -> Vector2 {
-    Vector2::new(x, y)
-}
-
-fn vector3([x, y, z]: [f32; 3]) -> Vector3 {
-    Vector3::new(x, y, z)
-}
-
-fn vector4([x, y, z, w]: [f32; 4]) -> Vector4 {
-    Vector4::new(x, y, z, w)
 }
 
 /// Packed vectors in this build's single precision (converted as the engine converts a
