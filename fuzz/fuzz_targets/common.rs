@@ -168,10 +168,9 @@ pub fn check_decode(data: &[u8]) {
     };
     let max_depth = max_depth(option);
     for allow_objects in [false, true] {
-        let dopts = DecodeOptions {
-            allow_objects,
-            max_depth,
-        };
+        let dopts = DecodeOptions::default()
+            .with_allow_objects(allow_objects)
+            .with_max_depth(max_depth);
         let (value, consumed) = match decode(bytes, &dopts) {
             Ok(ok) => ok,
             Err(e) => {
@@ -195,10 +194,9 @@ pub fn check_decode(data: &[u8]) {
 
         // What decodes within `max_depth` encodes within it too, unless a typed container's
         // conversion made it deeper than its bytes (see `encode_decoded`).
-        let eopts = EncodeOptions {
-            precision: Precision::Single,
-            max_depth,
-        };
+        let eopts = EncodeOptions::default()
+            .with_precision(Precision::Single)
+            .with_max_depth(max_depth);
         let Some(first) = encode_decoded(&value, &eopts, "re-encoding") else {
             continue;
         };
@@ -220,18 +218,12 @@ pub fn check_decode(data: &[u8]) {
 /// second round).
 pub fn check_roundtrip(data: &[u8]) {
     for allow_objects in [false, true] {
-        let dopts = DecodeOptions {
-            allow_objects,
-            ..DecodeOptions::default()
-        };
+        let dopts = DecodeOptions::default().with_allow_objects(allow_objects);
         let Ok((value, _)) = decode(data, &dopts) else {
             continue;
         };
         for precision in [Precision::Single, Precision::Double] {
-            let eopts = EncodeOptions {
-                precision,
-                ..EncodeOptions::default()
-            };
+            let eopts = EncodeOptions::default().with_precision(precision);
             let what = format!("{precision:?}");
             let Some(first) = encode_decoded(&value, &eopts, &what) else {
                 continue;
@@ -246,10 +238,7 @@ pub fn check_roundtrip(data: &[u8]) {
 /// before it.
 pub fn check_stream(data: &[u8]) {
     for allow_objects in [false, true] {
-        let dopts = DecodeOptions {
-            allow_objects,
-            ..DecodeOptions::default()
-        };
+        let dopts = DecodeOptions::default().with_allow_objects(allow_objects);
         match decode_frames(data, &dopts) {
             Ok(values) => {
                 // Every value re-frames, and the re-framed stream reads back to the same bytes.

@@ -54,14 +54,13 @@ struct Shapes {
 
 /// The options the first byte chooses.
 fn options(byte: u8) -> DecodeOptions {
-    DecodeOptions {
-        allow_objects: byte & 1 != 0,
-        max_depth: if byte >= 0xC0 {
+    DecodeOptions::default()
+        .with_allow_objects(byte & 1 != 0)
+        .with_max_depth(if byte >= 0xC0 {
             usize::from(byte & 0x3F)
         } else {
             MAX_RECURSION_DEPTH
-        },
-    }
+        })
 }
 
 /// Never panics; `deserialize_any` (through `IgnoredAny`) accepts exactly what `decode`

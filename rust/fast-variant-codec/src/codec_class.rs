@@ -23,7 +23,9 @@ use godot::meta::GodotConvert;
 use godot::obj::Gd;
 use godot::register::property::Var;
 use godot::register::{godot_api, GodotClass};
-use godot_variant_codec::{DecodeOptions, EncodeOptions, Precision, MAX_RECURSION_DEPTH};
+use godot_variant_codec::{
+    DecodeOptions, EncodeOptions, Generation, Precision, MAX_RECURSION_DEPTH,
+};
 
 use crate::batch;
 use crate::failure::Failure;
@@ -66,6 +68,17 @@ pub struct FastVariantCodec {
     // A literal, as the class reference shows it (checked against the codec's below).
     #[init(val = Shared(AtomicI64::new(1024)))]
     max_depth: Shared<AtomicI64>,
+    /// The generation of the format every method writes and reads:
+    /// [constant FORMAT_GODOT_4] (the default), [constant FORMAT_GODOT_3] (Godot 3.x's
+    /// [code]var2bytes[/code], [code]store_var[/code] files, old clients) or
+    /// [constant FORMAT_GODOT_2]. Godot 3 and 2 values are read as their Godot 4
+    /// equivalents (a [code]Quat[/code] as a [Quaternion], a [code]PoolRealArray[/code] as
+    /// a [PackedFloat32Array], a [code]Spatial[/code] as a [Node3D]); a value the older
+    /// format cannot hold (a [Vector2i], a typed Array…) fails to encode, naming where it
+    /// sits. Setting any other value fails ([method get_error]) and keeps the old one.
+    #[var(set = set_format)]
+    #[init(val = Shared(AtomicI64::new(4)))]
+    format: Shared<AtomicI64>,
     last_call: Mutex<LastCall>,
 }
 
@@ -148,6 +161,30 @@ impl FastVariantCodec {
     #[func]
     fn set_allow_objects(&self, value: bool) {
         self.allow_objects.0.store(value, Ordering::Relaxed);
+    }
+
+    /// [member format]: the Godot 4 format ([method @GlobalScope.var_to_bytes]).
+    #[constant]
+    const FORMAT_GODOT_4: i64 = 4;
+    /// [member format]: the Godot 3 format ([code]var2bytes[/code] of Godot 3.x).
+    #[constant]
+    const FORMAT_GODOT_3: i64 = 3;
+    /// [member format]: the Godot 2 format ([code]var2bytes[/code] of Godot 2.x).
+    #[constant]
+    const FORMAT_GODOT_2: i64 = 2;
+
+    /// Sets [member format]: 4, 3 or 2 ([constant FORMAT_GODOT_4], …). Any other value
+    /// fails with [constant ERR_INVALID_PARAMETER] and keeps the format as it was.
+    #[func]
+    fn set_format(&self, format: i64) {
+        if Generation::from_number(format).is_some() {
+            self.format.0.store(format, Ordering::Relaxed);
+        } else {
+            self.last_call().failure = Some(Failure::new(
+                Error::ERR_INVALID_PARAMETER,
+                format!("format {format} is not 4, 3 or 2 (FORMAT_GODOT_4, _3, _2)"),
+            ));
+        }
     }
 
     /// Sets [member max_depth], clamped to 0..1024.
@@ -359,18 +396,24 @@ impl FastVariantCodec {
     }
 
     fn encode_options(&self) -> EncodeOptions {
-        EncodeOptions {
-            // This build's `real_t` (gdext without `double-precision`), as in official builds.
-            precision: Precision::Single,
-            max_depth: self.depth_limit(),
-        }
+        // This build's `real_t` (gdext without `double-precision`), as in official builds.
+        EncodeOptions::new()
+            .with_precision(Precision::Single)
+            .with_max_depth(self.depth_limit())
+            .with_generation(self.generation())
     }
 
     fn decode_options(&self) -> DecodeOptions {
-        DecodeOptions {
-            allow_objects: self.allow_objects.0.load(Ordering::Relaxed),
-            max_depth: self.depth_limit(),
-        }
+        DecodeOptions::new()
+            .with_allow_objects(self.allow_objects.0.load(Ordering::Relaxed))
+            .with_max_depth(self.depth_limit())
+            .with_generation(self.generation())
+    }
+
+    fn generation(&self) -> Generation {
+        // `set_format` keeps it one of the generations.
+        Generation::from_number(self.format.0.load(Ordering::Relaxed))
+            .unwrap_or(Generation::GODOT_4)
     }
 
     fn depth_limit(&self) -> usize {

@@ -294,7 +294,7 @@ impl NodePathCache {
 /// What the engine's `bytes_to_var` makes of a NodePath header and `encoded`, written into
 /// `scratch` first.
 fn engine_node_path(scratch: &mut PackedByteArray, encoded: &[u8]) -> Variant {
-    let header = header_word(WireType::NodePath, 0).to_le_bytes();
+    let header = header_word(WireType::NodePath.id(), 0).to_le_bytes();
     scratch.resize(header.len() + encoded.len());
     let bytes = scratch.as_mut_slice();
     bytes[..header.len()].copy_from_slice(&header);

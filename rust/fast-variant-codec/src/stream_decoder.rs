@@ -72,10 +72,9 @@ impl FastVariantStreamDecoder {
     #[func]
     fn take_values(&mut self) -> VarArray {
         self.failure = None;
-        let opts = DecodeOptions {
-            allow_objects: self.allow_objects,
-            max_depth: MAX_RECURSION_DEPTH,
-        };
+        let opts = DecodeOptions::default()
+            .with_allow_objects(self.allow_objects)
+            .with_max_depth(MAX_RECURSION_DEPTH);
         let mut values = VarArray::new();
         loop {
             let frame = match self.decoder.next_frame() {

@@ -20,9 +20,11 @@ use godot::global::Error;
 use godot::obj::{EngineBitfield, Gd, Singleton};
 use godot::register::info::PropertyUsageFlags;
 use godot::sys::GodotFfi;
+use godot_variant_codec::error::PathKey;
+use godot_variant_codec::godot2::Godot2Value;
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
 use godot_variant_codec::{
-    check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Reals,
+    check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Reals, Value,
     VariantType as WireType, SCRIPT_PROPERTY,
 };
 
@@ -122,6 +124,9 @@ impl<S: Sink> VariantWriter<S> {
             .into());
         }
         let t = self.ffi.type_of(v);
+        if self.enc.options().generation.number() != 4 {
+            self.check_type(t)?;
+        }
         match t {
             VariantType::NIL => self.enc.nil(),
             // SAFETY: `t` is `v`'s type (`type_of` above), a `bool`: one byte, 0 or 1.
@@ -147,6 +152,13 @@ impl<S: Sink> VariantWriter<S> {
             _ => self.other(v, t, depth)?,
         }
         Ok(())
+    }
+
+    /// Refuses a value of a type the generation written has not.
+    #[cold]
+    fn check_type(&self, t: VariantType) -> Result<(), EncodeError> {
+        let wire = u32::try_from(t.ord).ok().and_then(WireType::from_id);
+        wire.map_or(Ok(()), |wire| self.enc.check_type(wire))
     }
 
     #[inline]
@@ -389,6 +401,14 @@ impl<S: Sink> VariantWriter<S> {
         } else {
             (ContainerType::Untyped, ContainerType::Untyped)
         };
+        if self.enc.options().generation.number() == 2 {
+            // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
+            let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
+            if let Some(special) = godot2_value(&dictionary) {
+                self.enc.godot2_value(&special);
+                return Ok(());
+            }
+        }
         if !self.mode.full_objects {
             // In place (see `for_each_entry`), no copies. No script runs meanwhile (none
             // does without full objects), so the dictionary cannot change under the walk.
@@ -398,8 +418,10 @@ impl<S: Sink> VariantWriter<S> {
             let mut entries = 0;
             ffi.for_each_entry(v, |key, value| {
                 entries += 1;
-                self.value(key, depth + 1)?;
+                self.value(key, depth + 1)
+                    .map_err(|e| e.in_key(|| path_key(key)))?;
                 self.value(value, depth + 1)
+                    .map_err(|e| e.in_key(|| path_key(key)))
             })?;
             assert_eq!(entries, len, "the dictionary changed while it was written");
             return Ok(());
@@ -422,8 +444,10 @@ impl<S: Sink> VariantWriter<S> {
                     ffi.array_element(values.sys(), i),
                 )
             };
-            self.value(key, depth + 1)?;
-            self.value(value, depth + 1)?;
+            self.value(key, depth + 1)
+                .map_err(|e| e.in_key(|| path_key(key)))?;
+            self.value(value, depth + 1)
+                .map_err(|e| e.in_key(|| path_key(key)))?;
         }
         Ok(())
     }
@@ -469,7 +493,8 @@ impl<S: Sink> VariantWriter<S> {
                     None => self.enc.nil(),
                 }
             } else {
-                self.value(&object.get(&StringName::from(name)), depth + 1)?;
+                self.value(&object.get(&StringName::from(name)), depth + 1)
+                    .map_err(|e| e.in_property(&name.to_string()))?;
             }
         }
         Ok(())
@@ -514,15 +539,15 @@ impl<S: Sink> VariantWriter<S> {
         self.enc.begin_array(element_type, len)?;
         // SAFETY: `len` is the array's size, and nothing changes it during the walk.
         if let Some(elements) = unsafe { ffi.array_elements(at, len) } {
-            for item in elements {
-                self.value(item, depth + 1)?;
+            for (i, item) in elements.iter().enumerate() {
+                self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
             }
             return Ok(());
         }
         for i in 0..len {
             // SAFETY: below the size, which nothing changes during the walk.
             let item = unsafe { ffi.array_element(at, i) };
-            self.value(item, depth + 1)?;
+            self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
         }
         Ok(())
     }
@@ -594,6 +619,74 @@ fn script_path(object: &Gd<Object>) -> Result<Option<String>, ValueErrorKind> {
         Ok(()) => Ok(Some(path)),
         Err(_) => Err(ValueErrorKind::ScriptWithoutPath(path)),
     }
+}
+
+impl WriteError {
+    /// This error, found in element `index` of an Array.
+    #[cold]
+    fn in_index(self, index: usize) -> Self {
+        match self {
+            WriteError::Format(e) => WriteError::Format(e.in_index(index)),
+            other => other,
+        }
+    }
+
+    /// This error, found under a Dictionary key (made only when the error needs it).
+    #[cold]
+    fn in_key(self, key: impl FnOnce() -> PathKey) -> Self {
+        match self {
+            WriteError::Format(e) => WriteError::Format(e.in_key(&key())),
+            other => other,
+        }
+    }
+
+    /// This error, found in a full object's property `name`.
+    #[cold]
+    fn in_property(self, name: &str) -> Self {
+        match self {
+            WriteError::Format(e) => WriteError::Format(e.in_property(name)),
+            other => other,
+        }
+    }
+}
+
+/// A Dictionary key as an error's path shows it (see [`PathKey`]).
+fn path_key(key: &Variant) -> PathKey {
+    match key.get_type() {
+        VariantType::STRING | VariantType::STRING_NAME => PathKey::text(&key.to_string()),
+        VariantType::INT => PathKey::int(key.to::<i64>()),
+        t => u32::try_from(t.ord)
+            .ok()
+            .and_then(WireType::from_id)
+            .map_or_else(|| PathKey::int(0), PathKey::of_type),
+    }
+}
+
+/// The Godot 2 Image or InputEvent a Dictionary stands for, when it has the documented
+/// form (see `godot_variant_codec::godot2`): its entries are read as values of the
+/// codec's model, which only the form's types need (other entries end the match).
+fn godot2_value(dictionary: &VarDictionary) -> Option<Godot2Value> {
+    let mut entries = Vec::with_capacity(8);
+    for (key, value) in dictionary.iter_shared() {
+        entries.push((form_value(&key)?, form_value(&value)?));
+        if entries.len() > 8 {
+            return None;
+        }
+    }
+    Godot2Value::from_entries(entries.iter().map(|(k, v)| (k, v)))
+}
+
+/// A value of a type the Godot 2 forms use (String, int, float, PackedByteArray).
+fn form_value(v: &Variant) -> Option<Value> {
+    Some(match v.get_type() {
+        VariantType::STRING => Value::String(v.to_string()),
+        VariantType::INT => Value::Int(v.to()),
+        VariantType::FLOAT => Value::Float(v.to()),
+        VariantType::PACKED_BYTE_ARRAY => {
+            Value::PackedByteArray(v.to::<PackedByteArray>().to_vec())
+        }
+        _ => return None,
+    })
 }
 
 /// A string as a Rust `String`, when it is Unicode (for the rare strings kept as such).

@@ -80,10 +80,7 @@ fn load(path: &str) -> (String, Vec<Case>) {
 }
 
 fn ours(case: &Case) -> Outcome {
-    let opts = DecodeOptions {
-        allow_objects: case.allow_objects,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions::default().with_allow_objects(case.allow_objects);
     match decode(&case.bytes, &opts) {
         Ok((value, used)) => Outcome {
             accepted: true,

@@ -13,12 +13,13 @@ use crate::header::{
 };
 use crate::keys::DictionaryBuilder;
 use crate::typed::{coerce, stores_as_is};
-use crate::types::{Generation, VariantType};
+use crate::types::{Generation, Godot2Type, VariantType};
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value,
 };
 use crate::wire::{padded_text, padding, Plain, Reader};
+use crate::{class_names, godot2};
 use crate::{nested, within_depth, DecodeOptions};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -304,7 +305,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             r,
             b,
             opts,
-            generation: Generation::GODOT_4,
+            generation: opts.generation,
         }
     }
 
@@ -314,6 +315,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
         }
         let header_at = self.r.consumed();
+        if self.generation.number() == 2 {
+            if let Some(special) = self.godot2_type() {
+                return self.godot2_value(special, header_at);
+            }
+        }
         let (t, header) = read_header(&mut self.r, self.generation)?;
         let wide = header & FLAG_64 != 0;
         // Only containers recurse; keeping everything else but the four scalars (which
@@ -329,6 +335,21 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             }
             _ => self.leaf(t, wide),
         }
+    }
+
+    /// The Godot 2 type without a Godot 4 twin the next header announces, if any.
+    fn godot2_type(&self) -> Option<Godot2Type> {
+        let header = self.r.peek_u32()?;
+        self.generation.godot2_type(header & TYPE_MASK)
+    }
+
+    /// A Godot 2 Image or InputEvent, made as its Dictionary form (see [`godot2`]).
+    #[cold]
+    fn godot2_value(&mut self, t: Godot2Type, header_at: usize) -> Result<B::Value, B::Error> {
+        debug_assert_eq!(self.r.consumed(), header_at);
+        self.r.skip_unchecked(4);
+        let value = godot2::Godot2Value::read(&mut self.r, t)?;
+        self.b.value(value.to_value())
     }
 
     /// Nil, bool, int or float (`t`): read in place, so that where `value` is inlined (a
@@ -396,10 +417,12 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     /// A value that holds no other value.
     #[inline(never)]
-    fn leaf(&mut self, t: VariantType, wide: bool) -> Result<B::Value, B::Error> {
+    fn leaf(&mut self, t: VariantType, flag_64: bool) -> Result<B::Value, B::Error> {
         use VariantType as T;
+        // The flag means 64-bit reals only where the generation has them.
+        let wide = flag_64 && self.generation.has_wide_reals();
         let value = match t {
-            T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, wide),
+            T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, flag_64),
             T::String => {
                 let s = self.text()?;
                 return self.b.string(s);
@@ -442,6 +465,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 let path = read_raw_node_path(&mut self.r)?;
                 return self.b.node_path(path);
             }
+            T::Rid if !self.generation.has_rid_payload() => Value::Rid(0),
             T::Rid => Value::Rid(self.r.read("RID")?),
             T::Object => match self.r.read::<u64>("object id")? {
                 0 => Value::Object(Object::Null),
@@ -513,6 +537,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     fn container_type(&mut self, kind: ContainerKind) -> Result<ContainerType, DecodeError> {
         match kind {
             ContainerKind::Untyped => Ok(ContainerType::Untyped),
+            // Before Godot 4 the header's upper bits mean nothing on a container.
+            _ if !self.generation.has_typed_containers() => Ok(ContainerType::Untyped),
             typed => self.typed_container(typed),
         }
     }
@@ -623,6 +649,10 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
         if class.is_empty() {
             return Ok(Object::Null);
         }
+        let class = match self.generation.number() {
+            4 => class,
+            _ => class_names::godot4_class(&class).to_owned(),
+        };
         // A signed count in the engine: negative means no properties.
         let count = self.r.read::<i32>("property count")?.max(0);
         let mut properties = Vec::with_capacity(self.capacity_for(count as u32, 8));
@@ -630,7 +660,7 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
             let name = self.string()?;
             let value_at = self.r.consumed();
             let value = self.value(depth + 1)?;
-            if name == SCRIPT_PROPERTY {
+            if name == SCRIPT_PROPERTY && self.generation.has_script_paths() {
                 check_script_value(&value).map_err(|kind| self.r.error_at(value_at, kind))?;
             }
             properties.push((name, value));

@@ -6,9 +6,11 @@
 //! [`Value`] walker here drives it, and so does the Godot binding's walker over engine
 //! Variants: each rule is said once.
 
-use crate::error::{EncodeError, EncodeErrorKind};
+use crate::class_names;
+use crate::error::{EncodeError, EncodeErrorKind, PathKey};
+use crate::godot2::Godot2Value;
 use crate::header::{
-    header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT,
+    header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT, TYPE_MASK,
     VALUE_KIND_SHIFT,
 };
 use crate::types::VariantType;
@@ -65,19 +67,58 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// Refuses a value nested deeper than [`EncodeOptions::max_depth`] (the top value is at
-    /// depth 0, the elements of a container one deeper than the container).
+    /// depth 0, the elements of a container one deeper than the container), and a value
+    /// of a type the generation written has not. Walkers call it before each value.
+    #[inline]
+    pub fn check_value(&self, t: VariantType, depth: usize) -> Result<(), EncodeError> {
+        self.check_depth(depth)?;
+        self.check_type(t)
+    }
+
+    /// Refuses a value nested deeper than [`EncodeOptions::max_depth`].
     #[inline]
     pub fn check_depth(&self, depth: usize) -> Result<(), EncodeError> {
         if !within_depth(depth, self.opts.max_depth) {
-            Err(self.error(EncodeErrorKind::TooDeep(self.opts.max_depth)))
-        } else {
-            Ok(())
+            return Err(self.error(EncodeErrorKind::TooDeep(self.opts.max_depth)));
         }
+        Ok(())
     }
 
+    /// Refuses a value of a type the generation written has not.
+    #[inline]
+    pub fn check_type(&self, t: VariantType) -> Result<(), EncodeError> {
+        if self.opts.generation.wire_id(t).is_none() {
+            return Err(self.not_in_generation(t.name()));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn not_in_generation(&self, what: &str) -> EncodeError {
+        self.error(EncodeErrorKind::NotInGeneration {
+            what: what.to_owned(),
+            generation: self.opts.generation.name(),
+            path: String::new(),
+        })
+    }
+
+    /// A value's header: its type's wire id in the generation written, and its flags.
     #[inline]
     fn header(&mut self, t: VariantType, flags: u32) {
-        self.sink.put(header_word(t, flags));
+        self.sink.put(self.header_word(t, flags));
+    }
+
+    #[inline(always)]
+    fn header_word(&self, t: VariantType, flags: u32) -> u32 {
+        let id = self.opts.generation.wire_id(t);
+        debug_assert!(id.is_some(), "{t} checked by `check_value`");
+        header_word(id.unwrap_or(TYPE_MASK), flags)
+    }
+
+    /// Math types and packed vector arrays are written in 64 bits.
+    #[inline(always)]
+    fn wide_reals(&self) -> bool {
+        self.opts.precision == Precision::Double && self.opts.generation.has_wide_reals()
     }
 
     /// A length or count word, refusing what the engine's `int` cannot hold.
@@ -103,9 +144,10 @@ impl<S: Sink> Encoder<S> {
     }
 
     fn precision_flag(&self) -> u32 {
-        match self.opts.precision {
-            Precision::Single => 0,
-            Precision::Double => FLAG_64,
+        if self.wide_reals() {
+            FLAG_64
+        } else {
+            0
         }
     }
 
@@ -169,7 +211,7 @@ impl<S: Sink> Encoder<S> {
                 // The text as two words, zero past its end: its padding included.
                 let [low, high] = short_words(bytes);
                 let mut chunk = [0u8; 24];
-                chunk[..4].copy_from_slice(&header_word(t, 0).to_le_bytes());
+                chunk[..4].copy_from_slice(&self.header_word(t, 0).to_le_bytes());
                 chunk[4..8].copy_from_slice(&(len as u32).to_le_bytes());
                 chunk[8..16].copy_from_slice(&low.to_le_bytes());
                 chunk[16..].copy_from_slice(&high.to_le_bytes());
@@ -188,9 +230,10 @@ impl<S: Sink> Encoder<S> {
     /// engine being written for.
     pub fn reals<const N: usize>(&mut self, t: VariantType, v: &Reals<N>) {
         self.header(t, self.precision_flag());
-        match self.opts.precision {
-            Precision::Single => self.sink.put(v.to_f32()),
-            Precision::Double => self.sink.put(v.to_f64()),
+        if self.wide_reals() {
+            self.sink.put(v.to_f64())
+        } else {
+            self.sink.put(v.to_f32())
         }
     }
 
@@ -214,9 +257,12 @@ impl<S: Sink> Encoder<S> {
         self.sink.put(c);
     }
 
+    /// An RID: its id (Godot 4), or its header alone (before: the engine writes no id).
     pub fn rid(&mut self, id: u64) {
         self.header(VariantType::Rid, 0);
-        self.sink.put(id);
+        if self.opts.generation.has_rid_payload() {
+            self.sink.put(id);
+        }
     }
 
     /// A Callable: the format carries only its header.
@@ -277,14 +323,27 @@ impl<S: Sink> Encoder<S> {
         property_count: usize,
     ) -> Result<(), EncodeError> {
         self.header(VariantType::Object, 0);
-        self.string_body(class)?;
+        if self.opts.generation.number() == 3 {
+            self.string_body(class_names::godot3_class(&class.to_utf8()))?;
+        } else {
+            self.string_body(class)?;
+        }
         self.length(VariantType::Object, property_count)
     }
 
     /// A script travels as its path inside the project: a `res://` path, else refused.
     pub fn script_path(&mut self, path: &str) -> Result<(), EncodeError> {
-        check_script_path(path).map_err(|kind| self.error(kind))?;
+        self.check_script_property(path)?;
         self.string(path)
+    }
+
+    /// A full object's `script` property given as a String: in Godot 4 a `res://` path,
+    /// else refused; before, a String like any other.
+    pub fn check_script_property(&self, path: &str) -> Result<(), EncodeError> {
+        if self.opts.generation.has_script_paths() {
+            check_script_path(path).map_err(|kind| self.error(kind))?;
+        }
+        Ok(())
     }
 
     /// An Array's start; its `len` elements follow.
@@ -295,6 +354,7 @@ impl<S: Sink> Encoder<S> {
         len: usize,
     ) -> Result<(), EncodeError> {
         let t = VariantType::Array;
+        self.check_untyped(element_type, "typed Array")?;
         self.header(t, element_type.kind().bits(ELEMENT_KIND_SHIFT));
         self.container_type(element_type)?;
         self.length(t, len)
@@ -309,12 +369,23 @@ impl<S: Sink> Encoder<S> {
         len: usize,
     ) -> Result<(), EncodeError> {
         let t = VariantType::Dictionary;
+        self.check_untyped(key_type, "typed Dictionary")?;
+        self.check_untyped(value_type, "typed Dictionary")?;
         let flags =
             key_type.kind().bits(ELEMENT_KIND_SHIFT) | value_type.kind().bits(VALUE_KIND_SHIFT);
         self.header(t, flags);
         self.container_type(key_type)?;
         self.container_type(value_type)?;
         self.length(t, len)
+    }
+
+    /// Before Godot 4 there are no typed containers: one is refused.
+    #[inline]
+    fn check_untyped(&self, t: &ContainerType, what: &str) -> Result<(), EncodeError> {
+        if *t != ContainerType::Untyped && !self.opts.generation.has_typed_containers() {
+            return Err(self.not_in_generation(what));
+        }
+        Ok(())
     }
 
     /// A container's element (or key, value) type; untyped, the usual case, writes nothing.
@@ -384,9 +455,10 @@ impl<S: Sink> Encoder<S> {
     ) -> Result<(), EncodeError> {
         self.header(t, self.precision_flag());
         self.length(t, items.len())?;
-        match self.opts.precision {
-            Precision::Single => self.sink.put_slice(items),
-            Precision::Double => items.iter().for_each(|x| self.sink.put(x.map(f64::from))),
+        if self.wide_reals() {
+            items.iter().for_each(|x| self.sink.put(x.map(f64::from)))
+        } else {
+            self.sink.put_slice(items)
         }
         Ok(())
     }
@@ -399,11 +471,12 @@ impl<S: Sink> Encoder<S> {
     ) -> Result<(), EncodeError> {
         self.header(t, self.precision_flag());
         self.length(t, items.len())?;
-        match self.opts.precision {
-            Precision::Single => items
+        if self.wide_reals() {
+            self.sink.put_slice(items)
+        } else {
+            items
                 .iter()
-                .for_each(|x| self.sink.put(x.map(|c| c as f32))),
-            Precision::Double => self.sink.put_slice(items),
+                .for_each(|x| self.sink.put(x.map(|c| c as f32)))
         }
         Ok(())
     }
@@ -427,9 +500,17 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
+    /// A Godot 2 Image or InputEvent (Godot 2 only; see [`crate::godot2`]).
+    pub fn godot2_value(&mut self, v: &Godot2Value) {
+        let id = self.opts.generation.godot2_wire_id(v.godot2_type());
+        debug_assert!(id.is_some(), "Godot 2 types are written in Godot 2 only");
+        self.sink.put(header_word(id.unwrap_or(TYPE_MASK), 0));
+        v.write_payload(&mut self.sink);
+    }
+
     /// Writes a whole [`Value`] at nesting `depth` (0 for a top-level value).
     pub fn value(&mut self, v: &Value, depth: usize) -> Result<(), EncodeError> {
-        self.check_depth(depth)?;
+        self.check_value(v.variant_type(), depth)?;
         // Only containers recurse; keeping everything else out of line keeps each level's
         // stack frame small (nesting reaches 1025 levels on threads with small stacks).
         match v {
@@ -454,10 +535,19 @@ impl<S: Sink> Encoder<S> {
 
     #[inline(never)]
     fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
+        if self.opts.generation.number() == 2 {
+            let entries = d.entries.iter().map(|(k, v)| (k, v));
+            if let Some(special) = Godot2Value::from_entries(entries) {
+                self.godot2_value(&special);
+                return Ok(());
+            }
+        }
         self.begin_dictionary(&d.key_type, &d.value_type, d.entries.len())?;
         for (key, value) in &d.entries {
-            self.value(key, depth + 1)?;
-            self.value(value, depth + 1)?;
+            self.value(key, depth + 1)
+                .map_err(|e| e.in_key(&PathKey::of(key)))?;
+            self.value(value, depth + 1)
+                .map_err(|e| e.in_key(&PathKey::of(key)))?;
         }
         Ok(())
     }
@@ -465,8 +555,8 @@ impl<S: Sink> Encoder<S> {
     #[inline(never)]
     fn array(&mut self, a: &Array, depth: usize) -> Result<(), EncodeError> {
         self.begin_array(&a.element_type, a.items.len())?;
-        for item in &a.items {
-            self.value(item, depth + 1)?;
+        for (i, item) in a.items.iter().enumerate() {
+            self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
         }
         Ok(())
     }
@@ -476,10 +566,11 @@ impl<S: Sink> Encoder<S> {
         self.begin_full_object(full.class.as_str(), full.properties.len())?;
         for (name, value) in &full.properties {
             if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
-                check_script_path(path).map_err(|kind| self.error(kind))?;
+                self.check_script_property(path)?;
             }
             self.string_body(name.as_str())?;
-            self.value(value, depth + 1)?;
+            self.value(value, depth + 1)
+                .map_err(|e| e.in_property(name))?;
         }
         Ok(())
     }

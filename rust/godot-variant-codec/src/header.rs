@@ -19,8 +19,6 @@
 //! [`NODE_PATH_NEW_FORMAT`] set, the subname count, then flags ([`NODE_PATH_ABSOLUTE`],
 //! [`NODE_PATH_OBSOLETE_PROPERTY`]). Container counts use the low 31 bits ([`COUNT_MASK`]).
 
-use crate::types::VariantType;
-
 /// Low byte: the type id. Byte 1 is unused; the engine ignores it and every unused flag.
 pub const TYPE_MASK: u32 = 0xFF;
 /// Math types, int, float, packed vector arrays: the value is in 64-bit form.
@@ -42,10 +40,10 @@ pub const NODE_PATH_OBSOLETE_PROPERTY: u32 = 2;
 /// a flag the engine ignores).
 pub const COUNT_MASK: u32 = 0x7FFF_FFFF;
 
-/// A value's header: its type's id and its flags.
+/// A value's header: its type's wire id (in the generation written) and its flags.
 #[inline]
-pub fn header_word(t: VariantType, flags: u32) -> u32 {
-    t.id() | flags
+pub fn header_word(wire_id: u32, flags: u32) -> u32 {
+    wire_id | flags
 }
 
 /// How a typed container's element type is written after the header.

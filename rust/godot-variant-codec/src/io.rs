@@ -842,10 +842,7 @@ pub(crate) mod tests {
                 element_type: crate::ContainerType::Untyped,
             }));
         }
-        let opts = EncodeOptions {
-            max_depth: 2,
-            ..Default::default()
-        };
+        let opts = EncodeOptions::default().with_max_depth(2);
         let mut writer = FrameWriter::with_options(Vec::new(), opts);
         writer.write_value(&Value::Int(1)).unwrap();
         let e = writer.write_value(&deep).unwrap_err();

@@ -15,14 +15,17 @@
 //! them into a [`Build`]er; both walk [`Value`]s, and the Godot binding walks engine
 //! Variants through the same two.
 
+mod class_names;
 #[cfg(feature = "tokio")]
 pub mod codec;
 mod decode;
 mod encode;
 pub mod error;
+pub mod godot2;
 pub mod header;
 pub mod io;
 mod keys;
+pub mod migrate;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod stream;
@@ -32,10 +35,11 @@ pub mod types;
 pub mod value;
 pub mod wire;
 
+pub use class_names::{godot3_class, godot4_class};
 pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
 pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
-pub use types::{Generation, VariantType};
+pub use types::{Generation, Godot2Type, VariantType};
 pub use value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value, ENCODED_OBJECT_AS_ID,
@@ -65,40 +69,98 @@ pub enum Precision {
     Double,
 }
 
-/// How to write: for which engine build, and how deep.
+/// How to write: for which engine, and how deep. Start from [`EncodeOptions::default`]
+/// (Godot 4, single precision, the engine's depth limit) and change what differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EncodeOptions {
-    /// The `real_t` of the engine the bytes are for.
+    /// The `real_t` of the engine the bytes are for (Godot 4; Godot 3 and 2 write math
+    /// types in 32 bits whatever this says).
     pub precision: Precision,
     /// Deepest nesting written; the engine's is [`MAX_RECURSION_DEPTH`].
     pub max_depth: usize,
+    /// The format generation written (Godot 4 by default).
+    pub generation: Generation,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions {
-            precision: Precision::Single,
-            max_depth: MAX_RECURSION_DEPTH,
-        }
+        Self::new()
     }
 }
 
-/// How to read: whether whole objects are accepted, and how deep.
+impl EncodeOptions {
+    /// The defaults (see the type's docs).
+    pub const fn new() -> Self {
+        EncodeOptions {
+            precision: Precision::Single,
+            max_depth: MAX_RECURSION_DEPTH,
+            generation: Generation::GODOT_4,
+        }
+    }
+
+    /// These options, for an engine of `precision`.
+    pub const fn with_precision(self, precision: Precision) -> Self {
+        EncodeOptions { precision, ..self }
+    }
+
+    /// These options, writing values nested at most `max_depth` deep.
+    pub const fn with_max_depth(self, max_depth: usize) -> Self {
+        EncodeOptions { max_depth, ..self }
+    }
+
+    /// These options, writing the format of `generation`.
+    pub const fn with_generation(self, generation: Generation) -> Self {
+        EncodeOptions { generation, ..self }
+    }
+}
+
+/// How to read: whether whole objects are accepted, how deep, which generation. Start
+/// from [`DecodeOptions::default`] (Godot 4, no objects, the engine's depth limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeOptions {
     /// Accept full objects (`bytes_to_var_with_objects`). Off, an encoded object is an
     /// error (`ERR_UNAUTHORIZED`) and only instance ids decode.
     pub allow_objects: bool,
     /// Deepest nesting accepted; the engine's is [`MAX_RECURSION_DEPTH`].
     pub max_depth: usize,
+    /// The format generation read (Godot 4 by default).
+    pub generation: Generation,
 }
 
 impl Default for DecodeOptions {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DecodeOptions {
+    /// The defaults (see the type's docs).
+    pub const fn new() -> Self {
         DecodeOptions {
             allow_objects: false,
             max_depth: MAX_RECURSION_DEPTH,
+            generation: Generation::GODOT_4,
         }
+    }
+
+    /// These options, accepting full objects or not.
+    pub const fn with_allow_objects(self, allow_objects: bool) -> Self {
+        DecodeOptions {
+            allow_objects,
+            ..self
+        }
+    }
+
+    /// These options, accepting values nested at most `max_depth` deep.
+    pub const fn with_max_depth(self, max_depth: usize) -> Self {
+        DecodeOptions { max_depth, ..self }
+    }
+
+    /// These options, reading the format of `generation`.
+    pub const fn with_generation(self, generation: Generation) -> Self {
+        DecodeOptions { generation, ..self }
     }
 }
 

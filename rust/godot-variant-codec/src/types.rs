@@ -85,33 +85,229 @@ impl std::fmt::Display for VariantType {
     }
 }
 
-/// One generation of the format: how its wire type ids map to [`VariantType`].
+/// One generation of the format: its wire ids, and the rules in which it differs.
 ///
-/// The layouts of the types the generations share are the same rules; what differs is
-/// the id table and which types exist. Godot 3 and Godot 2 tables belong here beside
-/// [`Generation::GODOT_4`], not in a copy of the codec.
+/// The layouts the generations share are the same rules, written once; a generation
+/// says which types exist, the id each has on the wire, and the few places its rules
+/// differ (typed containers, 64-bit math, RID payloads, text). Godot 3 and Godot 2 values
+/// are read into Godot 4's model: Godot 3's `Quat` is a [`VariantType::Quaternion`],
+/// `PoolRealArray` a [`VariantType::PackedFloat32Array`], and so on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Generation {
-    pub name: &'static str,
-    /// `wire_ids[wire id]` is the type that id stands for.
-    wire_ids: &'static [VariantType],
+    number: u8,
+    /// `wire_ids[wire id]` is the type that id stands for; `None` for ids of Godot 2 types
+    /// without a Godot 4 twin (see [`Godot2Type`]).
+    wire_ids: &'static [Option<VariantType>],
 }
+
+/// Godot 2 types with no Godot 4 twin, read as Dictionaries of a documented form (see
+/// [`crate::godot2`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Godot2Type {
+    Image,
+    InputEvent,
+}
+
+const fn all_types() -> [Option<VariantType>; VariantType::ALL.len()] {
+    let mut table = [None; VariantType::ALL.len()];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = Some(VariantType::ALL[i]);
+        i += 1;
+    }
+    table
+}
+
+const GODOT_4_IDS: [Option<VariantType>; VariantType::ALL.len()] = all_types();
+
+/// Godot 3.x `Variant::Type`, in its order, as the Godot 4 types they are read as.
+const GODOT_3_IDS: [Option<VariantType>; 27] = {
+    use VariantType as T;
+    [
+        Some(T::Nil),
+        Some(T::Bool),
+        Some(T::Int),
+        Some(T::Float),
+        Some(T::String),
+        Some(T::Vector2),
+        Some(T::Rect2),
+        Some(T::Vector3),
+        Some(T::Transform2D),
+        Some(T::Plane),
+        Some(T::Quaternion),
+        Some(T::Aabb),
+        Some(T::Basis),
+        Some(T::Transform3D),
+        Some(T::Color),
+        Some(T::NodePath),
+        Some(T::Rid),
+        Some(T::Object),
+        Some(T::Dictionary),
+        Some(T::Array),
+        Some(T::PackedByteArray),
+        Some(T::PackedInt32Array),
+        Some(T::PackedFloat32Array),
+        Some(T::PackedStringArray),
+        Some(T::PackedVector2Array),
+        Some(T::PackedVector3Array),
+        Some(T::PackedColorArray),
+    ]
+};
+
+/// Godot 2.x `Variant::Type`, in its order; Image (15) and InputEvent (19) have no twin.
+const GODOT_2_IDS: [Option<VariantType>; 29] = {
+    use VariantType as T;
+    [
+        Some(T::Nil),
+        Some(T::Bool),
+        Some(T::Int),
+        Some(T::Float),
+        Some(T::String),
+        Some(T::Vector2),
+        Some(T::Rect2),
+        Some(T::Vector3),
+        Some(T::Transform2D),
+        Some(T::Plane),
+        Some(T::Quaternion),
+        Some(T::Aabb),
+        Some(T::Basis),
+        Some(T::Transform3D),
+        Some(T::Color),
+        None,
+        Some(T::NodePath),
+        Some(T::Rid),
+        Some(T::Object),
+        None,
+        Some(T::Dictionary),
+        Some(T::Array),
+        Some(T::PackedByteArray),
+        Some(T::PackedInt32Array),
+        Some(T::PackedFloat32Array),
+        Some(T::PackedStringArray),
+        Some(T::PackedVector2Array),
+        Some(T::PackedVector3Array),
+        Some(T::PackedColorArray),
+    ]
+};
 
 impl Generation {
     /// Godot 4.x: wire ids are `Variant::Type` ids.
     pub const GODOT_4: Generation = Generation {
-        name: "Godot 4",
-        wire_ids: &VariantType::ALL,
+        number: 4,
+        wire_ids: &GODOT_4_IDS,
     };
 
-    /// The type a wire id stands for in this generation.
-    pub fn type_of(&self, wire_id: u32) -> Option<VariantType> {
-        self.wire_ids.get(usize::try_from(wire_id).ok()?).copied()
+    /// Godot 3.x: 27 types, no typed containers, math types always in 32 bits, an RID
+    /// as its header alone.
+    pub const GODOT_3: Generation = Generation {
+        number: 3,
+        wire_ids: &GODOT_3_IDS,
+    };
+
+    /// Godot 2.x: Godot 3's types but for Image and InputEvent, in its own order.
+    pub const GODOT_2: Generation = Generation {
+        number: 2,
+        wire_ids: &GODOT_2_IDS,
+    };
+
+    /// The generation of a Godot major version (2, 3 or 4).
+    pub fn from_number(number: i64) -> Option<Generation> {
+        match number {
+            4 => Some(Self::GODOT_4),
+            3 => Some(Self::GODOT_3),
+            2 => Some(Self::GODOT_2),
+            _ => None,
+        }
     }
 
-    /// The wire id of a type in this generation, if the generation has the type.
+    /// The Godot major version: 4, 3 or 2.
+    pub fn number(&self) -> u8 {
+        self.number
+    }
+
+    /// "Godot 4", "Godot 3" or "Godot 2".
+    pub fn name(&self) -> &'static str {
+        match self.number {
+            4 => "Godot 4",
+            3 => "Godot 3",
+            _ => "Godot 2",
+        }
+    }
+
+    /// The type a wire id stands for in this generation.
+    #[inline(always)]
+    pub fn type_of(&self, wire_id: u32) -> Option<VariantType> {
+        *self.wire_ids.get(usize::try_from(wire_id).ok()?)?
+    }
+
+    /// The Godot 2 type without a Godot 4 twin that a wire id stands for.
+    pub fn godot2_type(&self, wire_id: u32) -> Option<Godot2Type> {
+        match (self.number, wire_id) {
+            (2, 15) => Some(Godot2Type::Image),
+            (2, 19) => Some(Godot2Type::InputEvent),
+            _ => None,
+        }
+    }
+
+    /// The wire id of a Godot 2 type without a Godot 4 twin (Godot 2 only).
+    pub fn godot2_wire_id(&self, t: Godot2Type) -> Option<u32> {
+        (self.number == 2).then_some(match t {
+            Godot2Type::Image => 15,
+            Godot2Type::InputEvent => 19,
+        })
+    }
+
+    /// The wire id a value of type `t` is written with in this generation, if it can be
+    /// written at all. Before Godot 4 there is no StringName: one is written as the String
+    /// it names (GDScript compares the two equal), and reads back as that String.
+    #[inline(always)]
     pub fn wire_id(&self, t: VariantType) -> Option<u32> {
-        self.wire_ids.iter().position(|&x| x == t).map(|i| i as u32)
+        if self.number == 4 {
+            return Some(t.id());
+        }
+        let t = if t == VariantType::StringName {
+            VariantType::String
+        } else {
+            t
+        };
+        self.wire_ids
+            .iter()
+            .position(|&x| x == Some(t))
+            .map(|i| i as u32)
+    }
+
+    /// Typed Arrays and Dictionaries (Godot 4 only): their header bits and element types.
+    /// Before, the engine ignores the header's upper bits on a container.
+    #[inline(always)]
+    pub fn has_typed_containers(&self) -> bool {
+        self.number >= 4
+    }
+
+    /// Math types and packed vector arrays in 64 bits, flagged, from double-precision
+    /// builds (Godot 4 only; before, always 32 bits and the flag ignored).
+    #[inline(always)]
+    pub fn has_wide_reals(&self) -> bool {
+        self.number >= 4
+    }
+
+    /// An RID's id follows its header (Godot 4); before, the header is all there is and an
+    /// RID reads back empty.
+    #[inline(always)]
+    pub fn has_rid_payload(&self) -> bool {
+        self.number >= 4
+    }
+
+    /// A full object's `script` property is its script's `res://` path (Godot 4); before,
+    /// it is whatever value the object holds, with no rule of its own.
+    #[inline(always)]
+    pub fn has_script_paths(&self) -> bool {
+        self.number >= 4
+    }
+}
+
+impl std::fmt::Display for Generation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -502,6 +502,13 @@ pub trait Text {
     fn utf8_bytes(&self) -> Option<&[u8]> {
         None
     }
+    /// The text as a Rust `String`.
+    fn to_utf8(&self) -> String {
+        let mut bytes = Vec::with_capacity(self.utf8_len());
+        self.put_utf8(&mut bytes);
+        // `put_utf8` puts UTF-8.
+        String::from_utf8(bytes).unwrap_or_default()
+    }
 }
 
 impl Text for str {

@@ -50,10 +50,7 @@ fn codec_agrees_with_the_engine_on_every_golden_vector() {
     let mut failures = Vec::new();
     for case in &golden.cases {
         let bytes = unhex(&case.bytes);
-        let opts = DecodeOptions {
-            allow_objects: case.allow_objects,
-            ..DecodeOptions::default()
-        };
+        let opts = DecodeOptions::default().with_allow_objects(case.allow_objects);
         let outcome = decode(&bytes, &opts);
         let problem = match (&outcome, case.accepted) {
             (Err(e), true) => Some(format!("rejected ({e}), the engine accepted")),

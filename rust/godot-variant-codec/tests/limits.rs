@@ -16,10 +16,7 @@ fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, Duration) {
 }
 
 fn with_objects() -> DecodeOptions {
-    DecodeOptions {
-        allow_objects: true,
-        ..DecodeOptions::default()
-    }
+    DecodeOptions::default().with_allow_objects(true)
 }
 
 #[test]

@@ -155,18 +155,11 @@ fn fits(v: &Value, t: &ContainerType) -> bool {
 }
 
 fn options() -> impl Strategy<Value = EncodeOptions> {
-    prop_oneof![Just(Precision::Single), Just(Precision::Double)].prop_map(|precision| {
-        EncodeOptions {
-            precision,
-            ..EncodeOptions::default()
-        }
-    })
+    prop_oneof![Just(Precision::Single), Just(Precision::Double)]
+        .prop_map(|precision| EncodeOptions::default().with_precision(precision))
 }
 
-const WITH_OBJECTS: DecodeOptions = DecodeOptions {
-    allow_objects: true,
-    max_depth: godot_variant_codec::MAX_RECURSION_DEPTH,
-};
+const WITH_OBJECTS: DecodeOptions = DecodeOptions::new().with_allow_objects(true);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
@@ -183,7 +176,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in vec(any::<u8>(), 0..256), allow_objects in any::<bool>()) {
-        let opts = DecodeOptions { allow_objects, ..DecodeOptions::default() };
+        let opts = DecodeOptions::default().with_allow_objects(allow_objects);
         if let Ok((_, used)) = decode(&bytes, &opts) {
             prop_assert!(used <= bytes.len() + 3);
         }
@@ -198,7 +191,7 @@ proptest! {
         }
         bytes.truncate(cut.index(bytes.len() + 1));
         for allow_objects in [false, true] {
-            let opts = DecodeOptions { allow_objects, ..DecodeOptions::default() };
+            let opts = DecodeOptions::default().with_allow_objects(allow_objects);
             if let Ok((decoded, used)) = decode(&bytes, &opts) {
                 prop_assert!(used <= bytes.len() + 3);
                 // Whatever decodes re-encodes without error.
@@ -413,16 +406,12 @@ fn any_depth_is_safe_on_a_small_stack() {
                 deep.extend_from_slice(&[28, 0, 0, 0, 1, 0, 0, 0]);
             }
             deep.extend_from_slice(&[0, 0, 0, 0]);
-            let decode_opts = DecodeOptions {
-                allow_objects: false,
-                max_depth: levels,
-            };
+            let decode_opts = DecodeOptions::default()
+                .with_allow_objects(false)
+                .with_max_depth(levels);
             let (value, used) = decode(&deep, &decode_opts).unwrap();
             assert_eq!(used, deep.len());
-            let encode_opts = EncodeOptions {
-                max_depth: levels,
-                ..EncodeOptions::default()
-            };
+            let encode_opts = EncodeOptions::default().with_max_depth(levels);
             assert_eq!(encode(&value, &encode_opts).unwrap(), deep);
             drop(value);
         });

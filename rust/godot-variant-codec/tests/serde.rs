@@ -55,16 +55,10 @@ fn single() -> EncodeOptions {
 }
 
 fn double() -> EncodeOptions {
-    EncodeOptions {
-        precision: Precision::Double,
-        ..EncodeOptions::default()
-    }
+    EncodeOptions::default().with_precision(Precision::Double)
 }
 
-const DEFAULT: DecodeOptions = DecodeOptions {
-    allow_objects: false,
-    max_depth: godot_variant_codec::MAX_RECURSION_DEPTH,
-};
+const DEFAULT: DecodeOptions = DecodeOptions::new();
 
 /// `value` serializes to the crate's encoding of `expected` (for `opts`) and reads back
 /// as itself, consuming every byte.
@@ -757,10 +751,7 @@ fn deserialize_any_maps_every_godot_type() {
     assert!(
         matches!(err.kind(), ErrorKind::Decode(e) if e.kind == DecodeErrorKind::ObjectsNotAllowed)
     );
-    let with_objects = DecodeOptions {
-        allow_objects: true,
-        ..DEFAULT
-    };
+    let with_objects = DEFAULT.with_allow_objects(true);
     assert_eq!(
         from_slice::<Any>(&bytes, &with_objects).unwrap().0,
         Any::Map(vec![
@@ -790,10 +781,7 @@ fn golden_vectors_read_exactly_when_the_decoder_accepts_them() {
     let mut failures = Vec::new();
     for case in &golden.cases {
         let bytes = golden_file::unhex(&case.bytes);
-        let opts = DecodeOptions {
-            allow_objects: case.allow_objects,
-            ..DEFAULT
-        };
+        let opts = DEFAULT.with_allow_objects(case.allow_objects);
         let problem = match (decode(&bytes, &opts), from_slice::<Any>(&bytes, &opts)) {
             (Ok((_, used)), Ok((_, ours))) => {
                 accepted += 1;
@@ -932,10 +920,7 @@ fn depth_is_limited_like_the_decoder() {
     let expected = decode(&too_deep, &DEFAULT).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::Decode(expected));
     // A raised limit works without overflowing the stack (each level on `nested`'s stack).
-    let deep = DecodeOptions {
-        max_depth: 100_000,
-        ..DEFAULT
-    };
+    let deep = DEFAULT.with_max_depth(100_000);
     let value = std::thread::Builder::new()
         .stack_size(256 * 1024)
         .spawn(move || {
@@ -950,10 +935,7 @@ fn depth_is_limited_like_the_decoder() {
         .unwrap();
     assert!(value);
     // Writing: nesting beyond max_depth is refused.
-    let opts = EncodeOptions {
-        max_depth: 2,
-        ..single()
-    };
+    let opts = single().with_max_depth(2);
     assert!(to_vec(&vec![vec![1]], &opts).is_ok());
     let err = to_vec(&vec![vec![vec![1]]], &opts).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Encode(e) if e.kind == EncodeErrorKind::TooDeep(2)));
@@ -1109,7 +1091,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256), allow_objects in any::<bool>()) {
-        let opts = DecodeOptions { allow_objects, ..DEFAULT };
+        let opts = DEFAULT.with_allow_objects(allow_objects);
         match (from_slice::<Any>(&bytes, &opts), decode(&bytes, &opts)) {
             (Ok((_, ours)), Ok((_, used))) => prop_assert_eq!(ours, used),
             (Err(e), Err(expected)) => prop_assert_eq!(e.kind(), &ErrorKind::Decode(expected)),

@@ -110,6 +110,7 @@ impl<'o> Serializer<'o> {
 
     /// The payload of a math or packed type, as its little-endian bytes.
     fn payload_bytes(&mut self, payload: Payload, bytes: &[u8]) -> Result<(), Error> {
+        self.enc.check_type(payload.t)?;
         if write_math(&mut self.enc, payload, bytes).is_some() {
             return Ok(());
         }

@@ -1,0 +1,215 @@
+//! Converting bytes from one generation of the format to another: a Godot 3 save file or
+//! packet to Godot 4, say.
+//!
+//! Each value is read in the source generation (into Godot 4's model: a Godot 3 `Quat`
+//! is a Quaternion, a `Spatial` a `Node3D`) and written in the target one. What the target
+//! cannot hold — Godot 4's Vector2i, typed containers and the like, written for Godot 3 or
+//! 2 — is written as null, and the [`Report`] says what and where: nothing is dropped
+//! silently, and the rest of the value is carried over. Godot 3 and 2 values always fit
+//! Godot 4 (a Godot 2 Image or InputEvent as its Dictionary form, see [`crate::godot2`]).
+
+use crate::error::{DecodeError, PathKey};
+use crate::stream::{frame_at, frame_into, FrameError, FrameErrorKind};
+use crate::value::{ContainerType, Object, Value};
+use crate::{decode_at, encode_into, DecodeOptions, EncodeOptions, Generation};
+
+/// What a conversion could not carry over.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Each value (or part of one) written as null or changed, in the order met.
+    pub problems: Vec<Problem>,
+}
+
+/// One value the target generation cannot hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Which value of the input (0 for a packet; the value's place in a file).
+    pub index: usize,
+    /// Where in that value: `[2]["pos"]` (empty for the value itself).
+    pub path: String,
+    /// What was there and what became of it.
+    pub message: String,
+}
+
+impl Report {
+    /// Nothing was lost.
+    pub fn is_clean(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.problems.is_empty() {
+            return f.write_str("every value carried over");
+        }
+        for p in &self.problems {
+            let at = if p.path.is_empty() { "" } else { " at " };
+            writeln!(f, "value {}{at}{}: {}", p.index, p.path, p.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// One value in `bytes` (a packet, as `var2bytes` writes it), read in `from`'s
+/// generation and written in `to`'s. Bytes after the value are ignored, as in
+/// `bytes_to_var`.
+pub fn convert_packet(
+    bytes: &[u8],
+    from: &DecodeOptions,
+    to: &EncodeOptions,
+) -> Result<(Vec<u8>, Report), DecodeError> {
+    let (mut value, _) = decode_at(bytes, 0, from)?;
+    let mut report = Report::default();
+    carry_over(&mut value, to.generation, &mut Walk::new(0, &mut report));
+    let mut out = Vec::new();
+    encode_checked(&value, &mut out, to, 0, &mut report);
+    Ok((out, report))
+}
+
+/// Every value of a file written with `store_var` (or a stream of `put_var`: each value
+/// after its 32-bit length), read in `from`'s generation and written, framed the same
+/// way, in `to`'s.
+pub fn convert_frames(
+    bytes: &[u8],
+    from: &DecodeOptions,
+    to: &EncodeOptions,
+) -> Result<(Vec<u8>, Report), FrameError> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut report = Report::default();
+    let mut offset = 0;
+    let mut index = 0;
+    while offset < bytes.len() {
+        let fail = |kind| FrameError {
+            index,
+            frame_offset: offset,
+            kind,
+        };
+        let frame = frame_at(bytes, offset).map_err(fail)?;
+        let (mut value, _) = decode_at(frame.body, frame.body_offset, from)
+            .map_err(|e| fail(FrameErrorKind::Invalid(e)))?;
+        carry_over(
+            &mut value,
+            to.generation,
+            &mut Walk::new(index, &mut report),
+        );
+        let mut body = Vec::new();
+        encode_checked(&value, &mut body, to, index, &mut report);
+        frame_into(&mut out, |out| {
+            out.extend_from_slice(&body);
+            Ok::<_, crate::EncodeError>(())
+        })
+        .unwrap_or_else(|e| report.push(index, String::new(), e.to_string()));
+        offset += frame.len;
+        index += 1;
+    }
+    Ok((out, report))
+}
+
+impl Report {
+    fn push(&mut self, index: usize, path: String, message: String) {
+        self.problems.push(Problem {
+            index,
+            path,
+            message,
+        });
+    }
+}
+
+/// Encodes `value`; a value the encoder still refuses (a length beyond the format's, a
+/// nesting too deep) is written as null and reported.
+fn encode_checked(
+    value: &Value,
+    out: &mut Vec<u8>,
+    to: &EncodeOptions,
+    index: usize,
+    report: &mut Report,
+) {
+    if let Err(e) = encode_into(value, out, to) {
+        report.push(index, String::new(), format!("written as null: {e}"));
+        encode_into(&Value::Nil, out, to).expect("null is always written");
+    }
+}
+
+/// Where the walk is: the value's index and the path to the current part.
+struct Walk<'r> {
+    index: usize,
+    path: Vec<String>,
+    report: &'r mut Report,
+}
+
+impl<'r> Walk<'r> {
+    fn new(index: usize, report: &'r mut Report) -> Self {
+        Walk {
+            index,
+            path: Vec::new(),
+            report,
+        }
+    }
+
+    fn note(&mut self, message: String) {
+        let path = self.path.concat();
+        self.report.push(self.index, path, message);
+    }
+
+    fn within<R>(&mut self, step: String, work: impl FnOnce(&mut Self) -> R) -> R {
+        self.path.push(step);
+        let result = work(self);
+        self.path.pop();
+        result
+    }
+}
+
+/// Makes `value` writable in `to`: what it cannot hold becomes null (a typed container,
+/// untyped, its elements kept), each change noted.
+fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
+    let t = value.variant_type();
+    if to.wire_id(t).is_none() {
+        walk.note(format!("{t} has no {to} type: written as null"));
+        *value = Value::Nil;
+        return;
+    }
+    match value {
+        Value::Array(a) => {
+            if a.element_type != ContainerType::Untyped && !to.has_typed_containers() {
+                walk.note(format!(
+                    "typed Array has no {to} form: written untyped, its elements kept"
+                ));
+                a.element_type = ContainerType::Untyped;
+            }
+            for (i, item) in a.items.iter_mut().enumerate() {
+                walk.within(format!("[{i}]"), |w| {
+                    crate::nested(|| carry_over(item, to, w))
+                });
+            }
+        }
+        Value::Dictionary(d) => {
+            let typed =
+                d.key_type != ContainerType::Untyped || d.value_type != ContainerType::Untyped;
+            if typed && !to.has_typed_containers() {
+                walk.note(format!(
+                    "typed Dictionary has no {to} form: written untyped, its entries kept"
+                ));
+                d.key_type = ContainerType::Untyped;
+                d.value_type = ContainerType::Untyped;
+            }
+            for (key, item) in d.entries.iter_mut() {
+                let step = PathKey::of(key).to_string();
+                walk.within(format!("[{step}]"), |w| {
+                    crate::nested(|| {
+                        carry_over(key, to, w);
+                        carry_over(item, to, w);
+                    })
+                });
+            }
+        }
+        Value::Object(Object::Full(full)) => {
+            for (name, item) in full.properties.iter_mut() {
+                walk.within(format!(".{name}"), |w| {
+                    crate::nested(|| carry_over(item, to, w))
+                });
+            }
+        }
+        _ => {}
+    }
+}
