@@ -16,13 +16,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, VarDictionary, Variant};
+use godot::builtin::{
+    AnyArray, Array, GString, PackedByteArray, PackedStringArray, VarArray, VarDictionary, Variant,
+};
 use godot::global::Error;
 use godot::meta::shape::GodotShape;
 use godot::meta::GodotConvert;
 use godot::obj::Gd;
 use godot::register::property::Var;
 use godot::register::{godot_api, GodotClass};
+use godot_variant_codec::migrate::{self, Problem, Report};
 use godot_variant_codec::{
     DecodeOptions, EncodeOptions, Generation, Precision, MAX_RECURSION_DEPTH,
 };
@@ -90,6 +93,8 @@ struct LastCall {
     failure: Option<Failure>,
     /// Bytes the last successful `decode` used.
     decoded_size: usize,
+    /// What the last `convert` or `convert_stream` could not carry over.
+    conversion_report: PackedStringArray,
 }
 
 /// A property's value, which any thread may read or set while calls run (see the module
@@ -239,10 +244,8 @@ impl FastVariantCodec {
             let mut last = codec.last_call();
             match result {
                 Ok((value, used)) => {
-                    *last = LastCall {
-                        failure: None,
-                        decoded_size: used,
-                    };
+                    last.failure = None;
+                    last.decoded_size = used;
                     value
                 }
                 Err(failure) => {
@@ -355,6 +358,52 @@ impl FastVariantCodec {
             codec.finish(result).unwrap_or_default()
         })
     }
+
+    /// The value in [param bytes], written in format [param from_format], rewritten in
+    /// [param to_format] ([constant FORMAT_GODOT_4], [constant FORMAT_GODOT_3],
+    /// [constant FORMAT_GODOT_2]): a Godot 3 packet as Godot 4 bytes, say. Objects whole are
+    /// read only with [member allow_objects]; [member format] is not used. What the target
+    /// format cannot hold is written as [code]null[/code] (a typed container untyped) and
+    /// listed by [method get_conversion_report]. Empty on error: see [method get_error].
+    #[func(gd_self)]
+    fn convert(
+        this: Gd<Self>,
+        bytes: PackedByteArray,
+        from_format: i64,
+        to_format: i64,
+    ) -> PackedByteArray {
+        Self::unbound(&this, |codec| {
+            codec.conversion(from_format, to_format, |from, to| {
+                Ok(migrate::convert_packet(&read::input(&bytes), from, to)?)
+            })
+        })
+    }
+
+    /// Like [method convert], for every value of a file written with
+    /// [method FileAccess.store_var] (or a stream of [method StreamPeer.put_var]): each
+    /// value after its 32-bit length, rewritten and framed the same way. A Godot 3 save
+    /// file becomes one Godot 4's [method FileAccess.get_var] reads.
+    #[func(gd_self)]
+    fn convert_stream(
+        this: Gd<Self>,
+        bytes: PackedByteArray,
+        from_format: i64,
+        to_format: i64,
+    ) -> PackedByteArray {
+        Self::unbound(&this, |codec| {
+            codec.conversion(from_format, to_format, |from, to| {
+                Ok(migrate::convert_frames(&read::input(&bytes), from, to)?)
+            })
+        })
+    }
+
+    /// What the last [method convert] or [method convert_stream] could not carry over, one
+    /// line each: which value, where in it, and what became of it. Empty when every value
+    /// came through whole.
+    #[func(gd_self)]
+    fn get_conversion_report(this: Gd<Self>) -> PackedStringArray {
+        Self::unbound(&this, |codec| codec.last_call().conversion_report.clone())
+    }
 }
 
 thread_local! {
@@ -410,6 +459,41 @@ impl FastVariantCodec {
             .with_generation(self.generation())
     }
 
+    /// Runs a conversion from `from_format` to `to_format` with this instance's object and
+    /// depth settings, recording its report.
+    fn conversion(
+        &self,
+        from_format: i64,
+        to_format: i64,
+        work: impl FnOnce(&DecodeOptions, &EncodeOptions) -> Result<(Vec<u8>, Report), Failure>,
+    ) -> PackedByteArray {
+        let result = guarded(|| {
+            let generation = |format: i64| {
+                Generation::from_number(format).ok_or_else(|| {
+                    Failure::new(
+                        Error::ERR_INVALID_PARAMETER,
+                        format!("format {format} is not 4, 3 or 2 (FORMAT_GODOT_4, _3, _2)"),
+                    )
+                })
+            };
+            let from = self
+                .decode_options()
+                .with_generation(generation(from_format)?);
+            let to = self
+                .encode_options()
+                .with_generation(generation(to_format)?);
+            work(&from, &to)
+        });
+        let converted = self.finish(result);
+        let report = converted.as_ref().map_or_else(Vec::new, |(_, report)| {
+            report.problems.iter().map(problem_line).collect()
+        });
+        self.last_call().conversion_report = PackedStringArray::from(report);
+        converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
+            write::packed_bytes(&bytes)
+        })
+    }
+
     fn generation(&self) -> Generation {
         // `set_format` keeps it one of the generations.
         Generation::from_number(self.format.0.load(Ordering::Relaxed))
@@ -454,6 +538,12 @@ impl FastVariantCodec {
 
 /// Runs a call's work, turning a panic (a bug) into a failure, so that the method still
 /// returns its empty result and reports the error instead of unwinding into Godot.
+/// A conversion report's line: which value, where in it, what became of it.
+fn problem_line(p: &Problem) -> GString {
+    let at = if p.path.is_empty() { "" } else { " at " };
+    GString::from(&format!("value {}{at}{}: {}", p.index, p.path, p.message))
+}
+
 fn guarded<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let reason = panic

@@ -3,8 +3,9 @@
 
 use godot_variant_codec::{
     decode, decode_with, encode, encoded_size, Array, Build, ContainerType, DecodeError,
-    DecodeOptions, Dictionary, EncodeOptions, FullObject, NodePath, Object, PackedReals, Precision,
-    RawNodePath, Reals, Signal, Value, ValueBuilder, VariantType,
+    DecodeOptions, Dictionary, EncodeErrorKind, EncodeOptions, FullObject, Generation, GodotError,
+    NodePath, Object, PackedReals, Precision, RawNodePath, Reals, Signal, Value, ValueBuilder,
+    VariantType,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -416,4 +417,173 @@ fn any_depth_is_safe_on_a_small_stack() {
             drop(value);
         });
     worker.unwrap().join().expect("no stack overflow");
+}
+
+/// Values a generation before Godot 4 holds: its types (a StringName reads back as a
+/// String, so none is made), untyped containers, full objects of classes with and without
+/// another Godot 3 name.
+fn value_in(generation: Generation) -> impl Strategy<Value = Value> {
+    let leaf = leaf().prop_filter("a type of the generation", move |v| {
+        v.variant_type() != VariantType::StringName
+            && generation.wire_id(v.variant_type()).is_some()
+    });
+    let class = prop::sample::select(vec![
+        "Node",
+        "Node3D",
+        "Spatial",
+        "RefCounted",
+        "Reference",
+        "Gradient",
+        "Curve",
+    ]);
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..6).prop_map(|items| {
+                Value::Array(Box::new(Array {
+                    element_type: ContainerType::Untyped,
+                    items,
+                }))
+            }),
+            vec((inner.clone(), inner.clone()), 0..6).prop_map(|pairs| {
+                let entries = pairs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (k, v))| {
+                        let key = match k {
+                            Value::Int(_) | Value::String(_) => Value::String(format!("k{i}")),
+                            other => Value::Array(Box::new(Array {
+                                element_type: ContainerType::Untyped,
+                                items: vec![Value::Int(i as i64), other],
+                            })),
+                        };
+                        (key, v)
+                    })
+                    .collect();
+                Value::Dictionary(Box::new(Dictionary {
+                    key_type: ContainerType::Untyped,
+                    value_type: ContainerType::Untyped,
+                    entries,
+                }))
+            }),
+            (class.clone(), vec((text(), inner), 0..4)).prop_map(|(class, properties)| {
+                Value::Object(Object::Full(Box::new(FullObject {
+                    class: class.to_owned(),
+                    properties,
+                })))
+            }),
+        ]
+    })
+}
+
+/// Encoding `v` in `generation`, reading it back and encoding it again gives the same
+/// bytes, and the size function agrees.
+fn round_trips_in(v: &Value, generation: Generation) -> Result<(), TestCaseError> {
+    let opts = EncodeOptions::new().with_generation(generation);
+    let read = WITH_OBJECTS.with_generation(generation);
+    let bytes = encode(v, &opts).unwrap();
+    prop_assert_eq!(encoded_size(v, &opts).unwrap(), bytes.len());
+    let (decoded, used) = decode(&bytes, &read).unwrap();
+    prop_assert_eq!(used, bytes.len());
+    prop_assert_eq!(encode(&decoded, &opts).unwrap(), bytes);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn godot3_encode_decode_encode_is_identity(v in value_in(Generation::GODOT_3)) {
+        round_trips_in(&v, Generation::GODOT_3)?;
+    }
+
+    #[test]
+    fn older_generations_never_panic_on_mutated_bytes(
+        v in value_in(Generation::GODOT_3),
+        generation in prop::sample::select(vec![Generation::GODOT_3, Generation::GODOT_2]),
+        flips in vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let opts = EncodeOptions::new().with_generation(generation);
+        let Ok(mut bytes) = encode(&v, &opts) else { return Ok(()) };
+        for (at, byte) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+        }
+        bytes.truncate(cut.index(bytes.len() + 1));
+        for allow_objects in [false, true] {
+            let read = DecodeOptions::new().with_allow_objects(allow_objects).with_generation(generation);
+            if let Ok((decoded, used)) = decode(&bytes, &read) {
+                prop_assert!(used <= bytes.len() + 3);
+                encode(&decoded, &opts).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn godot4_values_godot3_lacks_are_refused_with_their_path() {
+    let g3 = EncodeOptions::new().with_generation(Generation::GODOT_3);
+    let inner = Value::Dictionary(Box::new(Dictionary {
+        key_type: ContainerType::Untyped,
+        value_type: ContainerType::Untyped,
+        entries: vec![(Value::String("pos".into()), Value::Vector2i([1, 2]))],
+    }));
+    let outer = Value::Array(Box::new(Array {
+        element_type: ContainerType::Untyped,
+        items: vec![Value::Nil, inner],
+    }));
+    let e = encode(&outer, &g3).unwrap_err();
+    assert_eq!(
+        e.kind,
+        EncodeErrorKind::NotInGeneration {
+            what: "Vector2i".into(),
+            generation: "Godot 3",
+            path: "[1][\"pos\"]".into(),
+        }
+    );
+    assert_eq!(e.godot_error(), GodotError::InvalidParameter);
+    let typed = Value::Array(Box::new(Array {
+        element_type: ContainerType::Builtin(VariantType::Int),
+        items: vec![Value::Int(1)],
+    }));
+    assert!(matches!(
+        encode(&typed, &g3).unwrap_err().kind,
+        EncodeErrorKind::NotInGeneration { what, .. } if what == "typed Array"
+    ));
+    for lacking in [
+        Value::Vector4([1.0f32; 4].into()),
+        Value::Projection(Box::new([1.0f32; 16].into())),
+        Value::Callable,
+        Value::PackedInt64Array(vec![1]),
+        Value::PackedFloat64Array(vec![1.0]),
+        Value::PackedVector4Array(PackedReals::Single(vec![[1.0; 4]])),
+    ] {
+        assert!(encode(&lacking, &g3).is_err(), "{lacking:?}");
+    }
+}
+
+#[test]
+fn godot3_writes_string_names_as_strings_and_rids_as_headers() {
+    let g3 = EncodeOptions::new().with_generation(Generation::GODOT_3);
+    let read = DecodeOptions::new().with_generation(Generation::GODOT_3);
+    let bytes = encode(&Value::StringName("ab".into()), &g3).unwrap();
+    assert_eq!(bytes, [4, 0, 0, 0, 2, 0, 0, 0, b'a', b'b', 0, 0]);
+    assert_eq!(decode(&bytes, &read).unwrap().0, Value::String("ab".into()));
+    assert_eq!(encode(&Value::Rid(77), &g3).unwrap(), [16, 0, 0, 0]);
+    assert_eq!(decode(&[16, 0, 0, 0], &read).unwrap(), (Value::Rid(0), 4));
+    // Godot 3 reals are 32-bit whatever the precision asked, and its flag is ignored.
+    let wide = g3.with_precision(Precision::Double);
+    let v = Value::Vector2([1.0f64, 2.0].into());
+    assert_eq!(encode(&v, &wide).unwrap(), encode(&v, &g3).unwrap());
+    let flagged = [5, 0, 1, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0x40];
+    assert_eq!(
+        decode(&flagged, &read).unwrap().0,
+        Value::Vector2([1.0f32, 2.0].into())
+    );
+    // A typed container's header bits mean nothing before Godot 4.
+    let typed_header = [19, 0, 1, 0, 0, 0, 0, 0];
+    assert_eq!(
+        decode(&typed_header, &read).unwrap().0,
+        Value::Array(Box::new(Array::default()))
+    );
 }
