@@ -463,6 +463,10 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Color => Value::Color(self.r.read("Color")?),
             T::NodePath => {
                 let path = read_raw_node_path(&mut self.r)?;
+                let (names, subnames) = (path.names().len(), path.subnames().len());
+                if self.generation.empties_node_path(names, subnames) {
+                    return self.b.value(Value::NodePath(Box::default()));
+                }
                 return self.b.node_path(path);
             }
             T::Rid if !self.generation.has_rid_payload() => Value::Rid(0),

@@ -297,6 +297,19 @@ impl Generation {
         self.number >= 4
     }
 
+    /// Whether a NodePath read with `names` names and `subnames` subnames is the empty path,
+    /// whatever else it says: Godot 3's NodePath drops the absolute flag of a path with
+    /// neither (`/` reads as the empty path), Godot 2's drops everything from a path
+    /// without names; Godot 4 keeps what it reads.
+    #[inline]
+    pub fn empties_node_path(&self, names: usize, subnames: usize) -> bool {
+        match self.number {
+            4 => false,
+            3 => names == 0 && subnames == 0,
+            _ => names == 0,
+        }
+    }
+
     /// A full object's `script` property is its script's `res://` path (Godot 4); before,
     /// it is whatever value the object holds, with no rule of its own.
     #[inline(always)]

@@ -584,6 +584,6 @@ fn godot3_writes_string_names_as_strings_and_rids_as_headers() {
     let typed_header = [19, 0, 1, 0, 0, 0, 0, 0];
     assert_eq!(
         decode(&typed_header, &read).unwrap().0,
-        Value::Array(Box::new(Array::default()))
+        Value::Array(Box::default())
     );
 }

@@ -5,6 +5,7 @@
 
 mod conformance;
 mod e2e;
+mod godot3;
 mod text_corpus;
 
 use std::io::{BufRead, BufReader};
@@ -16,7 +17,7 @@ use std::time::Instant;
 mod package;
 
 const USAGE: &str =
-    "usage: cargo xtask <demo|test|bench|build-addon|golden|package|e2e|conformance>
+    "usage: cargo xtask <demo|test|bench|build-addon|golden|golden3|package|e2e|conformance>
   demo         build the addon and run the bundled project's demo headless
   test         run every test: Rust crates, golden-vector drift against the live engine,
                the Rust server against a Godot client (TCP and UDP), the CLI's text
@@ -28,6 +29,9 @@ const USAGE: &str =
                build, in safe mode and in the release export template
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
   golden       regenerate tests/golden/godot4.json with the live engine
+  golden3      regenerate the Godot 3 corpora, save files and sidecars in tests/golden/godot3
+               with the live Godot 3.6.2 and 3.2.3 engines (save files also in
+               godot_project/fixtures/godot3)
   conformance  regenerate tests/conformance/godot4.v1.json from the golden vectors
   e2e          the end-to-end test alone: the crate's example server against a Godot
                client, 1000 messages each way over TCP and UDP
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
         "bench" => bench(),
         "build-addon" => build_addon(),
         "golden" => regenerate_golden(&project_dir().join("tests/golden/godot4.json")),
+        "golden3" => godot3::regenerate_committed(&project_dir()),
         "package" => package::package(&std::env::args().skip(2).collect::<Vec<_>>()),
         "e2e" => e2e_alone(),
         "conformance" => conformance::write(&project_dir()),
@@ -579,6 +584,14 @@ fn test() -> Result<(), String> {
         same
     };
     tally.step("golden vectors match the live engine", drift_ok);
+    let godot3_ok = godot3::up_to_date(&dir).unwrap_or_else(|e| {
+        eprintln!("Godot 3 corpora: {e}");
+        false
+    });
+    tally.step(
+        "Godot 3 corpora match the live Godot 3.6.2 and 3.2.3 engines (and the fixtures)",
+        godot3_ok,
+    );
     let suite_ok = conformance::up_to_date(&dir).unwrap_or_else(|e| {
         eprintln!("conformance: {e}");
         false
