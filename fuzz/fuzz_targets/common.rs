@@ -8,7 +8,7 @@
 use godot_variant_codec::stream::{decode_frames, encode_frame, FrameErrorKind};
 use godot_variant_codec::{
     decode, encode, encoded_size, ContainerType, DecodeOptions, EncodeErrorKind, EncodeOptions,
-    Object, Precision, Value, MAX_RECURSION_DEPTH,
+    Generation, Object, Precision, Value, MAX_RECURSION_DEPTH,
 };
 
 /// How deeply `v` nests: 0 for a value holding no other value, else 1 + the deepest inside.
@@ -146,8 +146,16 @@ fn reencode(bytes: &[u8], dopts: &DecodeOptions, eopts: &EncodeOptions, what: &s
         .unwrap_or_else(|e| panic!("{what}: re-encoding {value:?} (from {bytes:02x?}) failed: {e}"))
 }
 
+/// Every input of the `decode` target is read in each generation of the format.
+const GENERATIONS: [Generation; 3] = [
+    Generation::GODOT_4,
+    Generation::GODOT_3,
+    Generation::GODOT_2,
+];
+
 /// The `decode` target's option byte: `0xC0..=0xFF` sets `max_depth` 0..=63, anything else
 /// keeps the engine's limit.
+
 fn max_depth(option: u8) -> usize {
     if option >= 0xC0 {
         usize::from(option & 0x3F)
@@ -161,16 +169,18 @@ fn max_depth(option: u8) -> usize {
 /// the one engine quirk that takes a second round).
 ///
 /// The first input byte chooses the depth limit (0xC0..=0xFF: `max_depth` 0..=63, anything
-/// else: the engine's 1024); the rest is the input, decoded with `allow_objects` off and on.
+/// else: the engine's 1024); the rest is the input, decoded in each generation (Godot 4, 3,
+/// 2, re-encoded in the same one) with `allow_objects` off and on.
 pub fn check_decode(data: &[u8]) {
     let Some((&option, bytes)) = data.split_first() else {
         return;
     };
     let max_depth = max_depth(option);
-    for allow_objects in [false, true] {
+    for (generation, allow_objects) in GENERATIONS.iter().flat_map(|&g| [(g, false), (g, true)]) {
         let dopts = DecodeOptions::default()
             .with_allow_objects(allow_objects)
-            .with_max_depth(max_depth);
+            .with_max_depth(max_depth)
+            .with_generation(generation);
         let (value, consumed) = match decode(bytes, &dopts) {
             Ok(ok) => ok,
             Err(e) => {
@@ -196,7 +206,8 @@ pub fn check_decode(data: &[u8]) {
         // conversion made it deeper than its bytes (see `encode_decoded`).
         let eopts = EncodeOptions::default()
             .with_precision(Precision::Single)
-            .with_max_depth(max_depth);
+            .with_max_depth(max_depth)
+            .with_generation(generation);
         let Some(first) = encode_decoded(&value, &eopts, "re-encoding") else {
             continue;
         };

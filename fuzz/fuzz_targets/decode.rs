@@ -3,7 +3,8 @@
 //! the one engine quirk that takes a second round).
 //!
 //! The first input byte chooses the depth limit (0xC0..=0xFF: `max_depth` 0..=63, anything
-//! else: the engine's 1024); the rest is the input, decoded with `allow_objects` off and on.
+//! else: the engine's 1024); the rest is the input, decoded in each generation of the format
+//! (Godot 4, 3 and 2) with `allow_objects` off and on.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
