@@ -206,3 +206,18 @@ func test_godot2_image_form_round_trips() -> void:
 	assert_same(codec.decode(bytes), image, "read back as its form")
 	codec.format = FastVariantCodec.FORMAT_GODOT_4
 	assert_eq(codec.decode(codec.encode(image)), image, "an ordinary Dictionary in Godot 4")
+
+
+func test_batches_and_sizes_follow_the_format() -> void:
+	var codec := FastVariantCodec.new()
+	codec.format = FastVariantCodec.FORMAT_GODOT_3
+	var values := [Quaternion(1, 2, 3, 4), Transform3D(), PackedFloat32Array([1.5]), {"k": [RID()]}]
+	var packets := codec.encode_batch(values)
+	assert_eq(codec.get_error(), OK, "encodes: %s" % codec.get_error_message())
+	# Godot 3's ids: Quat 10, Transform 13, PoolRealArray 22, Dictionary 18.
+	var ids := []
+	for i in packets.size():
+		ids.append(packets[i].decode_u32(0))
+		assert_eq(codec.encoded_size(values[i]), packets[i].size(), "size of value %d" % i)
+	assert_eq(ids, [10, 13, 22, 18], "Godot 3 type ids")
+	assert_same(codec.decode_batch(packets), values, "read back")
