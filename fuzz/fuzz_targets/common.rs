@@ -155,7 +155,6 @@ const GENERATIONS: [Generation; 3] = [
 
 /// The `decode` target's option byte: `0xC0..=0xFF` sets `max_depth` 0..=63, anything else
 /// keeps the engine's limit.
-
 fn max_depth(option: u8) -> usize {
     if option >= 0xC0 {
         usize::from(option & 0x3F)
