@@ -374,7 +374,7 @@ impl FastVariantCodec {
     ) -> PackedByteArray {
         Self::unbound(&this, |codec| {
             codec.conversion(from_format, to_format, |from, to| {
-                Ok(migrate::convert_packet(&read::input(&bytes), from, to)?)
+                Ok(migrate::convert_packet(read::input(&bytes), from, to)?)
             })
         })
     }
@@ -392,7 +392,7 @@ impl FastVariantCodec {
     ) -> PackedByteArray {
         Self::unbound(&this, |codec| {
             codec.conversion(from_format, to_format, |from, to| {
-                Ok(migrate::convert_frames(&read::input(&bytes), from, to)?)
+                Ok(migrate::convert_frames(read::input(&bytes), from, to)?)
             })
         })
     }
