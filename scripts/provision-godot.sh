@@ -19,28 +19,17 @@ project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache_dir="$project_dir/.cache/godot"
 root="$cache_dir/root"
 wrapper="$cache_dir/godot"
-
-write_wrapper() {
-  cat >"$wrapper" <<WRAP
-#!/usr/bin/env bash
-# Runs Debian's Godot from the cached root through that root's loader.
-L="$root/usr/lib/x86_64-linux-gnu"
-exec "$root/lib64/ld-linux-x86-64.so.2" --library-path "\$L:$root/lib/x86_64-linux-gnu:\$L/pulseaudio" "$root/usr/bin/godot" "\$@"
-WRAP
-  chmod +x "$wrapper"
-}
+# shellcheck source=scripts/debian-root.sh
+. "$project_dir/scripts/debian-root.sh"
 
 if [ -x "$root/usr/bin/godot" ] && [ -x "$root/usr/bin/godot-template-release" ]; then
-  [ -x "$wrapper" ] || write_wrapper
+  [ -x "$wrapper" ] || write_root_wrapper "$wrapper" "$root" usr/bin/godot
   echo "$wrapper"
   exit 0
 fi
 
 echo "provisioning Godot 4 into $root (about a minute, ~650 MB)" >&2
-if ! command -v mmdebstrap >/dev/null 2>&1; then
-  apt-get update -o Acquire::Check-Valid-Until=false >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y mmdebstrap >&2
-fi
+ensure_mmdebstrap
 mkdir -p "$cache_dir"
 rm -rf "$root.partial"
 mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' --include=godot,godot-template-release,godot3-server \
@@ -52,5 +41,5 @@ if [ -e "$root" ]; then
 fi
 mv "$root.partial" "$root"
 rm -rf "$root.old"
-write_wrapper
+write_root_wrapper "$wrapper" "$root" usr/bin/godot
 echo "$wrapper"

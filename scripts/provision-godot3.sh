@@ -21,6 +21,8 @@ case "${1:-}" in
 esac
 
 project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/debian-root.sh
+. "$project_dir/scripts/debian-root.sh"
 
 # Prints $1 if its --version starts with $want, else fails.
 check_version() {
@@ -38,16 +40,6 @@ if [ -n "$override" ]; then
   exit 0
 fi
 
-# Writes a wrapper $1 that runs $3 from root $2 through that root's loader.
-write_wrapper() {
-  cat >"$1" <<WRAP
-#!/usr/bin/env bash
-# Runs Debian's Godot $want from the cached root through that root's loader.
-L="$2/usr/lib/x86_64-linux-gnu"
-exec "$2/lib64/ld-linux-x86-64.so.2" --library-path "\$L:$2/lib/x86_64-linux-gnu:\$L/pulseaudio" "$2/$3" "\$@"
-WRAP
-  chmod +x "$1"
-}
 
 if [ "$1" = 3.6 ]; then
   # The Godot 4 root holds godot3-server too (provision-godot.sh includes it).
@@ -59,7 +51,7 @@ if [ "$1" = 3.6 ]; then
     echo "$root has no usr/bin/godot3-server; remove $root and run this again" >&2
     exit 1
   fi
-  [ -x "$wrapper" ] || write_wrapper "$wrapper" "$root" usr/bin/godot3-server
+  [ -x "$wrapper" ] || write_root_wrapper "$wrapper" "$root" usr/bin/godot3-server
   check_version "$wrapper"
   exit 0
 fi
@@ -69,10 +61,7 @@ root="$cache_dir/root"
 wrapper="$cache_dir/godot3.2"
 if [ ! -x "$root/usr/bin/godot3-server" ]; then
   echo "provisioning Godot 3.2.3 into $root (about 20 s, ~250 MB)" >&2
-  if ! command -v mmdebstrap >/dev/null 2>&1; then
-    apt-get update -o Acquire::Check-Valid-Until=false >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y mmdebstrap >&2
-  fi
+  ensure_mmdebstrap
   mkdir -p "$cache_dir"
   rm -rf "$root.partial"
   mmdebstrap --variant=apt --include=godot3-server \
@@ -81,5 +70,5 @@ if [ ! -x "$root/usr/bin/godot3-server" ]; then
   mv "$root.partial" "$root"
   rm -f "$wrapper"
 fi
-[ -x "$wrapper" ] || write_wrapper "$wrapper" "$root" usr/bin/godot3-server
+[ -x "$wrapper" ] || write_root_wrapper "$wrapper" "$root" usr/bin/godot3-server
 check_version "$wrapper"

@@ -182,13 +182,9 @@ impl FastVariantCodec {
     /// fails with [constant ERR_INVALID_PARAMETER] and keeps the format as it was.
     #[func]
     fn set_format(&self, format: i64) {
-        if Generation::from_number(format).is_some() {
-            self.format.0.store(format, Ordering::Relaxed);
-        } else {
-            self.last_call().failure = Some(Failure::new(
-                Error::ERR_INVALID_PARAMETER,
-                format!("format {format} is not 4, 3 or 2 (FORMAT_GODOT_4, _3, _2)"),
-            ));
+        match generation_of(format) {
+            Ok(_) => self.format.0.store(format, Ordering::Relaxed),
+            Err(failure) => self.last_call().failure = Some(failure),
         }
     }
 
@@ -373,9 +369,7 @@ impl FastVariantCodec {
         to_format: i64,
     ) -> PackedByteArray {
         Self::unbound(&this, |codec| {
-            codec.conversion(from_format, to_format, |from, to| {
-                Ok(migrate::convert_packet(read::input(&bytes), from, to)?)
-            })
+            codec.conversion(&bytes, from_format, to_format, migrate::convert_packet)
         })
     }
 
@@ -391,9 +385,7 @@ impl FastVariantCodec {
         to_format: i64,
     ) -> PackedByteArray {
         Self::unbound(&this, |codec| {
-            codec.conversion(from_format, to_format, |from, to| {
-                Ok(migrate::convert_frames(read::input(&bytes), from, to)?)
-            })
+            codec.conversion(&bytes, from_format, to_format, migrate::convert_frames)
         })
     }
 
@@ -459,34 +451,28 @@ impl FastVariantCodec {
             .with_generation(self.generation())
     }
 
-    /// Runs a conversion from `from_format` to `to_format` with this instance's object and
-    /// depth settings, recording its report.
-    fn conversion(
+    /// Runs `convert` on `bytes`, from `from_format` to `to_format`, with this instance's
+    /// object and depth settings, recording its report.
+    fn conversion<E: Into<Failure>>(
         &self,
+        bytes: &PackedByteArray,
         from_format: i64,
         to_format: i64,
-        work: impl FnOnce(&DecodeOptions, &EncodeOptions) -> Result<(Vec<u8>, Report), Failure>,
+        convert: Conversion<E>,
     ) -> PackedByteArray {
         let result = guarded(|| {
-            let generation = |format: i64| {
-                Generation::from_number(format).ok_or_else(|| {
-                    Failure::new(
-                        Error::ERR_INVALID_PARAMETER,
-                        format!("format {format} is not 4, 3 or 2 (FORMAT_GODOT_4, _3, _2)"),
-                    )
-                })
-            };
             let from = self
                 .decode_options()
-                .with_generation(generation(from_format)?);
+                .with_generation(generation_of(from_format)?);
             let to = self
                 .encode_options()
-                .with_generation(generation(to_format)?);
-            work(&from, &to)
+                .with_generation(generation_of(to_format)?);
+            convert(read::input(bytes), &from, &to).map_err(Into::into)
         });
         let converted = self.finish(result);
         let report = converted.as_ref().map_or_else(Vec::new, |(_, report)| {
-            report.problems.iter().map(problem_line).collect()
+            let line = |p: &Problem| GString::from(&p.to_string());
+            report.problems.iter().map(line).collect()
         });
         self.last_call().conversion_report = PackedStringArray::from(report);
         converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
@@ -536,14 +522,22 @@ impl FastVariantCodec {
     }
 }
 
-/// Runs a call's work, turning a panic (a bug) into a failure, so that the method still
-/// returns its empty result and reports the error instead of unwinding into Godot.
-/// A conversion report's line: which value, where in it, what became of it.
-fn problem_line(p: &Problem) -> GString {
-    let at = if p.path.is_empty() { "" } else { " at " };
-    GString::from(&format!("value {}{at}{}: {}", p.index, p.path, p.message))
+/// A conversion of the crate's `migrate`: bytes, from these options to those, to the
+/// converted bytes and their report.
+type Conversion<E> = fn(&[u8], &DecodeOptions, &EncodeOptions) -> Result<(Vec<u8>, Report), E>;
+
+/// The generation of a `format` value (4, 3 or 2), else the failure that names it.
+fn generation_of(format: i64) -> Result<Generation, Failure> {
+    Generation::from_number(format).ok_or_else(|| {
+        Failure::new(
+            Error::ERR_INVALID_PARAMETER,
+            format!("format {format} is not 4, 3 or 2 (FORMAT_GODOT_4, _3, _2)"),
+        )
+    })
 }
 
+/// Runs a call's work, turning a panic (a bug) into a failure, so that the method still
+/// returns its empty result and reports the error instead of unwinding into Godot.
 fn guarded<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let reason = panic

@@ -7,6 +7,7 @@
 
 use crate::encode::{check_script_path, RESOURCE_PREFIX, SCRIPT_PROPERTY};
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
+use crate::godot2;
 use crate::header::{
     ContainerKind, COUNT_MASK, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE,
     NODE_PATH_NEW_FORMAT, NODE_PATH_OBSOLETE_PROPERTY, TYPE_MASK, VALUE_KIND_SHIFT,
@@ -19,7 +20,6 @@ use crate::value::{
     Value,
 };
 use crate::wire::{padded_text, padding, Plain, Reader};
-use crate::{class_names, godot2};
 use crate::{nested, within_depth, DecodeOptions};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -317,7 +317,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let header_at = self.r.consumed();
         if self.generation.number() == 2 {
             if let Some(special) = self.godot2_type() {
-                return self.godot2_value(special, header_at);
+                return self.godot2_value(special);
             }
         }
         let (t, header) = read_header(&mut self.r, self.generation)?;
@@ -345,8 +345,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     /// A Godot 2 Image or InputEvent, made as its Dictionary form (see [`godot2`]).
     #[cold]
-    fn godot2_value(&mut self, t: Godot2Type, header_at: usize) -> Result<B::Value, B::Error> {
-        debug_assert_eq!(self.r.consumed(), header_at);
+    fn godot2_value(&mut self, t: Godot2Type) -> Result<B::Value, B::Error> {
         self.r.skip_unchecked(4);
         let value = godot2::Godot2Value::read(&mut self.r, t)?;
         self.b.value(value.to_value())
@@ -653,10 +652,7 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
         if class.is_empty() {
             return Ok(Object::Null);
         }
-        let class = match self.generation.number() {
-            4 => class,
-            _ => class_names::godot4_class(&class).to_owned(),
-        };
+        let class = self.generation.godot4_class(&class).to_owned();
         // A signed count in the engine: negative means no properties.
         let count = self.r.read::<i32>("property count")?.max(0);
         let mut properties = Vec::with_capacity(self.capacity_for(count as u32, 8));

@@ -6,7 +6,6 @@
 //! [`Value`] walker here drives it, and so does the Godot binding's walker over engine
 //! Variants: each rule is said once.
 
-use crate::class_names;
 use crate::error::{EncodeError, EncodeErrorKind, PathKey};
 use crate::godot2::Godot2Value;
 use crate::header::{
@@ -323,10 +322,11 @@ impl<S: Sink> Encoder<S> {
         property_count: usize,
     ) -> Result<(), EncodeError> {
         self.header(VariantType::Object, 0);
-        if self.opts.generation.number() == 3 {
-            self.string_body(class_names::godot3_class(&class.to_utf8()))?;
-        } else {
+        if self.opts.generation.number() == 4 {
             self.string_body(class)?;
+        } else {
+            let class = class.to_utf8();
+            self.string_body(self.opts.generation.wire_class(&class))?;
         }
         self.length(VariantType::Object, property_count)
     }

@@ -223,32 +223,24 @@ impl Godot2Value {
                 _ => None,
             })
             .collect::<Option<_>>()?;
-        let word = |name: &str| -> Option<u32> {
-            let (_, v) = fields.iter().find(|(k, _)| *k == name)?;
-            match v {
-                Value::Int(i) => u32::try_from(*i).ok(),
-                _ => None,
-            }
+        let field = |name: &str| fields.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+        let int = |name: &str| match field(name)? {
+            Value::Int(i) => Some(*i),
+            _ => None,
         };
-        let signed = |name: &str| -> Option<i32> {
-            let (_, v) = fields.iter().find(|(k, _)| *k == name)?;
-            match v {
-                Value::Int(i) => i32::try_from(*i).ok(),
-                _ => None,
-            }
-        };
+        let word = |name: &str| u32::try_from(int(name)?).ok();
+        let signed = |name: &str| i32::try_from(int(name)?).ok();
         let value = match kind {
             Value::String(k) if k == "Image" => {
-                let data = match fields.iter().find(|(k, _)| *k == "data")? {
-                    (_, Value::PackedByteArray(data)) => data.clone(),
-                    _ => return None,
+                let Value::PackedByteArray(data) = field("data")? else {
+                    return None;
                 };
                 let image = Image {
                     format: word("format")?,
                     mipmaps: word("mipmaps")?,
                     width: word("width")?,
                     height: word("height")?,
-                    data,
+                    data: data.clone(),
                 };
                 (image.format < IMAGE_FORMAT_COUNT && fields.len() == 5)
                     .then_some(Godot2Value::Image(image))?
@@ -267,8 +259,8 @@ impl Godot2Value {
                     EventFields::TouchIndex(_) => EventFields::TouchIndex(signed("index")?),
                     EventFields::JoystickMotion { .. } => EventFields::JoystickMotion {
                         axis: signed("axis")?,
-                        axis_value: match fields.iter().find(|(k, _)| *k == "axis_value")? {
-                            (_, Value::Float(f)) => *f as f32,
+                        axis_value: match field("axis_value")? {
+                            Value::Float(f) => *f as f32,
                             _ => return None,
                         },
                     },

@@ -36,6 +36,22 @@ impl Report {
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }
+
+    fn push(&mut self, index: usize, path: String, message: String) {
+        self.problems.push(Problem {
+            index,
+            path,
+            message,
+        });
+    }
+}
+
+/// `value 0 at [1]["pos"]: …`: which value, where in it, what became of it.
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = if self.path.is_empty() { "" } else { " at " };
+        write!(f, "value {}{at}{}: {}", self.index, self.path, self.message)
+    }
 }
 
 impl std::fmt::Display for Report {
@@ -43,11 +59,7 @@ impl std::fmt::Display for Report {
         if self.problems.is_empty() {
             return f.write_str("every value carried over");
         }
-        for p in &self.problems {
-            let at = if p.path.is_empty() { "" } else { " at " };
-            writeln!(f, "value {}{at}{}: {}", p.index, p.path, p.message)?;
-        }
-        Ok(())
+        self.problems.iter().try_for_each(|p| writeln!(f, "{p}"))
     }
 }
 
@@ -93,10 +105,9 @@ pub fn convert_frames(
             to.generation,
             &mut Walk::new(index, &mut report),
         );
-        let mut body = Vec::new();
-        encode_checked(&value, &mut body, to, index, &mut report);
+        // `encode_checked` always writes a value; only a body the prefix cannot count fails.
         frame_into(&mut out, |out| {
-            out.extend_from_slice(&body);
+            encode_checked(&value, out, to, index, &mut report);
             Ok::<_, crate::EncodeError>(())
         })
         .unwrap_or_else(|e| report.push(index, String::new(), e.to_string()));
@@ -104,16 +115,6 @@ pub fn convert_frames(
         index += 1;
     }
     Ok((out, report))
-}
-
-impl Report {
-    fn push(&mut self, index: usize, path: String, message: String) {
-        self.problems.push(Problem {
-            index,
-            path,
-            message,
-        });
-    }
 }
 
 /// Encodes `value`; a value the encoder still refuses (a length beyond the format's, a

@@ -154,40 +154,28 @@ const GODOT_3_IDS: [Option<VariantType>; 27] = {
     ]
 };
 
-/// Godot 2.x `Variant::Type`, in its order; Image (15) and InputEvent (19) have no twin.
+/// Godot 2's types with no Godot 4 twin, and their wire ids.
+const GODOT_2_ONLY: [(u32, Godot2Type); 2] =
+    [(15, Godot2Type::Image), (19, Godot2Type::InputEvent)];
+
+/// Godot 2.x `Variant::Type`, in its order: Godot 3's types, with Image and InputEvent
+/// (no twin) taking ids 15 and 19 and the types from Godot 3's 15 on moved up past them.
 const GODOT_2_IDS: [Option<VariantType>; 29] = {
-    use VariantType as T;
-    [
-        Some(T::Nil),
-        Some(T::Bool),
-        Some(T::Int),
-        Some(T::Float),
-        Some(T::String),
-        Some(T::Vector2),
-        Some(T::Rect2),
-        Some(T::Vector3),
-        Some(T::Transform2D),
-        Some(T::Plane),
-        Some(T::Quaternion),
-        Some(T::Aabb),
-        Some(T::Basis),
-        Some(T::Transform3D),
-        Some(T::Color),
-        None,
-        Some(T::NodePath),
-        Some(T::Rid),
-        Some(T::Object),
-        None,
-        Some(T::Dictionary),
-        Some(T::Array),
-        Some(T::PackedByteArray),
-        Some(T::PackedInt32Array),
-        Some(T::PackedFloat32Array),
-        Some(T::PackedStringArray),
-        Some(T::PackedVector2Array),
-        Some(T::PackedVector3Array),
-        Some(T::PackedColorArray),
-    ]
+    let mut table = [None; 29];
+    let (mut wire, mut godot3) = (0, 0);
+    while wire < table.len() {
+        let mut special = 0;
+        while special < GODOT_2_ONLY.len() {
+            if GODOT_2_ONLY[special].0 as usize == wire {
+                wire += 1;
+            }
+            special += 1;
+        }
+        table[wire] = GODOT_3_IDS[godot3];
+        wire += 1;
+        godot3 += 1;
+    }
+    table
 };
 
 impl Generation {
@@ -242,19 +230,14 @@ impl Generation {
 
     /// The Godot 2 type without a Godot 4 twin that a wire id stands for.
     pub fn godot2_type(&self, wire_id: u32) -> Option<Godot2Type> {
-        match (self.number, wire_id) {
-            (2, 15) => Some(Godot2Type::Image),
-            (2, 19) => Some(Godot2Type::InputEvent),
-            _ => None,
-        }
+        let (_, t) = GODOT_2_ONLY.iter().find(|(id, _)| *id == wire_id)?;
+        (self.number == 2).then_some(*t)
     }
 
     /// The wire id of a Godot 2 type without a Godot 4 twin (Godot 2 only).
     pub fn godot2_wire_id(&self, t: Godot2Type) -> Option<u32> {
-        (self.number == 2).then_some(match t {
-            Godot2Type::Image => 15,
-            Godot2Type::InputEvent => 19,
-        })
+        let (id, _) = GODOT_2_ONLY.iter().find(|(_, x)| *x == t)?;
+        (self.number == 2).then_some(*id)
     }
 
     /// The wire id a value of type `t` is written with in this generation, if it can be
@@ -310,6 +293,24 @@ impl Generation {
         }
     }
 
+    /// A full object's class as this generation names it on the wire, for a class named
+    /// `godot4` in Godot 4 (Godot 3: `Node3D` is `Spatial`; see [`crate::godot3_class`]).
+    pub fn wire_class<'a>(&self, godot4: &'a str) -> &'a str {
+        match self.number {
+            4 => godot4,
+            _ => crate::godot3_class(godot4),
+        }
+    }
+
+    /// The Godot 4 name of a class this generation names `wire` on the wire (the inverse
+    /// of [`wire_class`](Self::wire_class) but where Godot 4 merged classes).
+    pub fn godot4_class<'a>(&self, wire: &'a str) -> &'a str {
+        match self.number {
+            4 => wire,
+            _ => crate::godot4_class(wire),
+        }
+    }
+
     /// A full object's `script` property is its script's `res://` path (Godot 4); before,
     /// it is whatever value the object holds, with no rule of its own.
     #[inline(always)]
@@ -338,5 +339,20 @@ mod tests {
         assert_eq!(VariantType::PackedVector4Array.id(), 38);
         assert_eq!(VariantType::Object.id(), 24);
         assert_eq!(Generation::GODOT_4.wire_id(VariantType::Array), Some(28));
+    }
+
+    #[test]
+    fn godot2_ids_are_godot3s_around_image_and_input_event() {
+        let g2 = Generation::GODOT_2;
+        assert_eq!(g2.type_of(14), Some(VariantType::Color));
+        assert_eq!((g2.type_of(15), g2.type_of(19)), (None, None));
+        assert_eq!(g2.godot2_type(15), Some(Godot2Type::Image));
+        assert_eq!(g2.godot2_wire_id(Godot2Type::InputEvent), Some(19));
+        assert_eq!(g2.type_of(16), Some(VariantType::NodePath));
+        assert_eq!(g2.type_of(18), Some(VariantType::Object));
+        assert_eq!(g2.type_of(20), Some(VariantType::Dictionary));
+        assert_eq!(g2.type_of(28), Some(VariantType::PackedColorArray));
+        assert_eq!(g2.type_of(29), None);
+        assert_eq!(Generation::GODOT_3.godot2_type(15), None);
     }
 }
