@@ -316,7 +316,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         }
         let header_at = self.r.consumed();
         if self.generation.number() == 2 {
-            if let Some(special) = self.godot2_type() {
+            if let Some(special) = self.godot2_header()? {
                 return self.godot2_value(special);
             }
         }
@@ -329,7 +329,9 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             VariantType::Array | VariantType::Dictionary => {
                 self.container(t, header, header_at, depth)
             }
-            VariantType::Object if !wide => self.container(t, header, header_at, depth),
+            VariantType::Object if !wide && self.generation.has_object_payload() => {
+                self.container(t, header, header_at, depth)
+            }
             VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::Float => {
                 self.scalar(t, wide)
             }
@@ -337,10 +339,19 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         }
     }
 
-    /// The Godot 2 type without a Godot 4 twin the next header announces, if any.
-    fn godot2_type(&self) -> Option<Godot2Type> {
-        let header = self.r.peek_u32()?;
-        self.generation.godot2_type(header & TYPE_MASK)
+    /// A Godot 2 header, checked before `read_header` reads it: there the whole word is
+    /// the type id (see [`Generation::has_header_flags`]), so a word with bits beyond the
+    /// id's byte names no type. Then the Godot 2 type without a Godot 4 twin it names, if
+    /// any. A missing header is left to `read_header` to report.
+    #[inline(never)]
+    fn godot2_header(&self) -> Result<Option<Godot2Type>, DecodeError> {
+        let Some(header) = self.r.peek_u32() else {
+            return Ok(None);
+        };
+        if !self.generation.has_header_flags() && header & !TYPE_MASK != 0 {
+            return Err(self.r.error(Kind::UnknownType(header)));
+        }
+        Ok(self.generation.godot2_type(header))
     }
 
     /// A Godot 2 Image or InputEvent, made as its Dictionary form (see [`godot2`]).
@@ -461,7 +472,10 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Vector4i => Value::Vector4i(self.r.read("Vector4i")?),
             T::Color => Value::Color(self.r.read("Color")?),
             T::NodePath => {
-                let path = read_raw_node_path(&mut self.r)?;
+                let mut path = read_raw_node_path(&mut self.r)?;
+                if self.generation.has_node_path_property() {
+                    path.drop_empty_property();
+                }
                 let (names, subnames) = (path.names().len(), path.subnames().len());
                 if self.generation.empties_node_path(names, subnames) {
                     return self.b.value(Value::NodePath(Box::default()));
@@ -470,6 +484,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             }
             T::Rid if !self.generation.has_rid_payload() => Value::Rid(0),
             T::Rid => Value::Rid(self.r.read("RID")?),
+            T::Object if !self.generation.has_object_payload() => Value::Object(Object::Null),
             T::Object => match self.r.read::<u64>("object id")? {
                 0 => Value::Object(Object::Null),
                 id => Value::Object(Object::Id(id)),
@@ -872,6 +887,8 @@ pub struct RawNodePath<'a> {
     /// The names, then the subnames.
     texts: Vec<&'a str>,
     name_count: usize,
+    /// The last subname is the property flag bit 1 announces.
+    property: bool,
 }
 
 impl<'a> RawNodePath<'a> {
@@ -889,6 +906,15 @@ impl<'a> RawNodePath<'a> {
             names: owned(self.names()),
             subnames: owned(self.subnames()),
             absolute: self.absolute,
+        }
+    }
+
+    /// Drops an empty property: where the property is a part of its own (see
+    /// [`Generation::has_node_path_property`]), an empty one is none.
+    fn drop_empty_property(&mut self) {
+        if self.property && self.texts.last() == Some(&"") {
+            self.texts.pop();
+            self.property = false;
         }
     }
 }
@@ -916,6 +942,8 @@ pub(crate) fn read_raw_node_path<'a>(r: &mut Reader<'a>) -> Result<RawNodePath<'
         encoded: r.bytes_since(at),
         absolute: flags & NODE_PATH_ABSOLUTE != 0,
         name_count: texts.len().min(name_count as usize),
+        // Counts that wrapped read names only.
+        property: flags & NODE_PATH_OBSOLETE_PROPERTY != 0 && texts.len() > name_count as usize,
         texts,
     })
 }

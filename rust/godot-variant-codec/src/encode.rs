@@ -9,8 +9,8 @@
 use crate::error::{EncodeError, EncodeErrorKind, PathKey};
 use crate::godot2::Godot2Value;
 use crate::header::{
-    header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT, TYPE_MASK,
-    VALUE_KIND_SHIFT,
+    header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT,
+    NODE_PATH_OBSOLETE_PROPERTY, TYPE_MASK, VALUE_KIND_SHIFT,
 };
 use crate::types::VariantType;
 use crate::value::{
@@ -111,6 +111,11 @@ impl<S: Sink> Encoder<S> {
     fn header_word(&self, t: VariantType, flags: u32) -> u32 {
         let id = self.opts.generation.wire_id(t);
         debug_assert!(id.is_some(), "{t} checked by `check_value`");
+        debug_assert!(
+            flags == 0 || self.opts.generation.has_header_flags(),
+            "{t} with flags {flags:#x} in {}",
+            self.opts.generation
+        );
         header_word(id.unwrap_or(TYPE_MASK), flags)
     }
 
@@ -159,7 +164,20 @@ impl<S: Sink> Encoder<S> {
         self.sink.put(u32::from(b));
     }
 
-    /// An int: 32 bits when it fits, else 64 bits, flagged.
+    /// Refuses an int the generation written cannot hold: one beyond 32 bits in Godot 2
+    /// (see [`Generation::has_wide_scalars`]). Walkers call it before [`int`](Self::int).
+    ///
+    /// [`Generation::has_wide_scalars`]: crate::Generation::has_wide_scalars
+    #[inline]
+    pub fn check_int(&self, i: i64) -> Result<(), EncodeError> {
+        if i32::try_from(i).is_err() && !self.opts.generation.has_wide_scalars() {
+            return Err(self.not_in_generation(&format!("int {i}")));
+        }
+        Ok(())
+    }
+
+    /// An int: 32 bits when it fits, else 64 bits, flagged (checked first with
+    /// [`check_int`](Self::check_int): Godot 2 has no 64-bit ints).
     #[inline]
     pub fn int(&mut self, i: i64) {
         match i32::try_from(i) {
@@ -175,11 +193,12 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A float: 32 bits when the value survives the round trip through `float`, else 64
-    /// bits, flagged. NaN never compares equal, so it is always written in 64 bits.
+    /// bits, flagged. NaN never compares equal, so it is always written in 64 bits. Godot
+    /// 2's floats are always 32 bits: there it is narrowed to the nearest `float`.
     #[inline]
     pub fn float(&mut self, d: f64) {
         let single = d as f32;
-        if f64::from(single) == d {
+        if f64::from(single) == d || !self.opts.generation.has_wide_scalars() {
             self.header(VariantType::Float, 0);
             self.sink.put(single);
         } else {
@@ -281,12 +300,29 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A NodePath's start; then each of the names and subnames follows as
-    /// [`string_body`](Self::string_body).
+    /// [`string_body`](Self::string_body). The last subname is taken to be non-empty (see
+    /// [`begin_node_path_ending`](Self::begin_node_path_ending)).
     pub fn begin_node_path(
         &mut self,
         name_count: usize,
         subname_count: usize,
         absolute: bool,
+    ) -> Result<(), EncodeError> {
+        self.begin_node_path_ending(name_count, subname_count, absolute, false)
+    }
+
+    /// [`begin_node_path`](Self::begin_node_path), told whether the last subname is
+    /// empty. Godot 2 writes the last subname as the path's property (see
+    /// [`Generation::has_node_path_property`]) and reads an empty property as none, so
+    /// there a path ending in an empty subname keeps all its subnames as subnames.
+    ///
+    /// [`Generation::has_node_path_property`]: crate::Generation::has_node_path_property
+    pub fn begin_node_path_ending(
+        &mut self,
+        name_count: usize,
+        subname_count: usize,
+        absolute: bool,
+        last_subname_empty: bool,
     ) -> Result<(), EncodeError> {
         self.header(VariantType::NodePath, 0);
         if name_count >= NODE_PATH_NEW_FORMAT as usize {
@@ -296,31 +332,61 @@ impl<S: Sink> Encoder<S> {
             }));
         }
         self.sink.put(name_count as u32 | NODE_PATH_NEW_FORMAT);
-        self.length(VariantType::NodePath, subname_count)?;
-        self.sink.put(if absolute { NODE_PATH_ABSOLUTE } else { 0 });
+        let absolute = if absolute { NODE_PATH_ABSOLUTE } else { 0 };
+        let property = subname_count > 0 && !last_subname_empty;
+        if property && self.opts.generation.has_node_path_property() {
+            // The last subname is the property: the texts are written in the same order.
+            self.length(VariantType::NodePath, subname_count - 1)?;
+            self.sink.put(absolute | NODE_PATH_OBSOLETE_PROPERTY);
+        } else {
+            self.length(VariantType::NodePath, subname_count)?;
+            self.sink.put(absolute);
+        }
         Ok(())
     }
 
-    /// A null (or freed) object, which the engine writes as nil.
+    /// A null (or freed) object, which the engine writes as nil (Godot 2: as
+    /// [`bare_object`](Self::bare_object)).
     pub fn null_object(&mut self) {
-        self.nil();
+        if self.opts.generation.has_object_payload() {
+            self.nil();
+        } else {
+            self.bare_object();
+        }
     }
 
-    /// An object as its instance id (what `var_to_bytes` writes).
+    /// An object as its instance id (what `var_to_bytes` writes; Godot 2: as
+    /// [`bare_object`](Self::bare_object)).
     pub fn object_id(&mut self, id: u64) {
+        if !self.opts.generation.has_object_payload() {
+            return self.bare_object();
+        }
         self.header(VariantType::Object, FLAG_64);
         self.sink.put(id);
+    }
+
+    /// Any object, null or not, where objects carry nothing after their header (Godot 2;
+    /// see [`Generation::has_object_payload`]): the header alone. Walkers write a whole
+    /// object so there, not with [`begin_full_object`](Self::begin_full_object).
+    ///
+    /// [`Generation::has_object_payload`]: crate::Generation::has_object_payload
+    pub fn bare_object(&mut self) {
+        self.header(VariantType::Object, 0);
     }
 
     /// A whole object's start (what `var_to_bytes_with_objects` writes): its class and how
     /// many properties follow, each as [`string_body`](Self::string_body) of its name then
     /// its value. The `script` property's value is its script's path, checked with
-    /// [`script_path`](Self::script_path).
+    /// [`script_path`](Self::script_path). Refused in Godot 2, whose objects are
+    /// [bare](Self::bare_object).
     pub fn begin_full_object<T: Text + ?Sized>(
         &mut self,
         class: &T,
         property_count: usize,
     ) -> Result<(), EncodeError> {
+        if !self.opts.generation.has_object_payload() {
+            return Err(self.not_in_generation("whole object"));
+        }
         self.header(VariantType::Object, 0);
         if self.opts.generation.number() == 4 {
             self.string_body(class)?;
@@ -563,6 +629,10 @@ impl<S: Sink> Encoder<S> {
 
     #[inline(never)]
     fn full_object(&mut self, full: &FullObject, depth: usize) -> Result<(), EncodeError> {
+        if !self.opts.generation.has_object_payload() {
+            self.bare_object();
+            return Ok(());
+        }
         self.begin_full_object(full.class.as_str(), full.properties.len())?;
         for (name, value) in &full.properties {
             if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
@@ -583,7 +653,10 @@ impl<S: Sink> Encoder<S> {
             Value::Nil => self.nil(),
             Value::Callable => self.callable(),
             Value::Bool(b) => self.bool(*b),
-            Value::Int(i) => self.int(*i),
+            Value::Int(i) => {
+                self.check_int(*i)?;
+                self.int(*i)
+            }
             Value::Float(d) => self.float(*d),
             Value::String(s) => self.string(s.as_str())?,
             Value::StringName(s) => self.string_name(s.as_str())?,
@@ -642,7 +715,13 @@ impl<S: Sink> Encoder<S> {
     }
 
     fn node_path(&mut self, p: &NodePath) -> Result<(), EncodeError> {
-        self.begin_node_path(p.names.len(), p.subnames.len(), p.absolute)?;
+        let last_subname_empty = p.subnames.last().is_some_and(String::is_empty);
+        self.begin_node_path_ending(
+            p.names.len(),
+            p.subnames.len(),
+            p.absolute,
+            last_subname_empty,
+        )?;
         for name in p.names.iter().chain(&p.subnames) {
             self.string_body(name.as_str())?;
         }

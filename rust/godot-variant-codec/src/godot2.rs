@@ -15,9 +15,12 @@
 //! MOUSE_BUTTON (3) and JOYSTICK_BUTTON (5) `"button_index"`; JOYSTICK_MOTION (4)
 //! `"axis"`, `"axis_value"` (a float); SCREEN_TOUCH (6) `"index"`; every other type none.
 //! Nothing else of an event is in the format (pressed, positions, the action's name…).
-//! Ints are the 32-bit words of the format; a Dictionary whose entries differ in any way
-//! from the form (another key, a missing one, a value of another type or out of range)
-//! is an ordinary Dictionary.
+//! Ints are the 32-bit words of the format (signed but for the Image's format, width and
+//! height, and KEY's modifiers and scancode); a Dictionary whose entries differ in any
+//! way from the form (another key, a missing one, a value of another type or out of
+//! range) is an ordinary Dictionary. In range means a value Godot 2 holds, so that it
+//! reads back as itself: an Image that is empty or that Godot 2 builds from its fields
+//! ([`Image::is_valid`]), KEY modifiers within [`KEY_MODIFIER_MASK`].
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::types::Godot2Type;
@@ -30,25 +33,38 @@ pub const TYPE_KEY: &str = "godot2_type";
 /// Godot 2's `Image::FORMAT_MAX`: formats at or beyond it are refused.
 pub const IMAGE_FORMAT_COUNT: u32 = 23;
 
+/// Godot 2's `Image::FORMAT_CUSTOM`: data of any size.
+pub const IMAGE_FORMAT_CUSTOM: u32 = 22;
+
+/// Godot 2's `Image::MAX_WIDTH` and `MAX_HEIGHT`.
+pub const IMAGE_MAX_SIZE: u32 = 16384;
+
+/// The modifier bits of a KEY event Godot 2 keeps (`KEY_MASK_SHIFT`, `_ALT`, `_META`,
+/// `_CTRL`, bits 25 to 28); it drops any other on reading.
+pub const KEY_MODIFIER_MASK: u32 = 0xF << 25;
+
 /// Godot 2's InputEvent types.
 pub mod event_type {
-    pub const NONE: u32 = 0;
-    pub const KEY: u32 = 1;
-    pub const MOUSE_MOTION: u32 = 2;
-    pub const MOUSE_BUTTON: u32 = 3;
-    pub const JOYSTICK_MOTION: u32 = 4;
-    pub const JOYSTICK_BUTTON: u32 = 5;
-    pub const SCREEN_TOUCH: u32 = 6;
-    pub const SCREEN_DRAG: u32 = 7;
-    pub const ACTION: u32 = 8;
+    pub const NONE: i32 = 0;
+    pub const KEY: i32 = 1;
+    pub const MOUSE_MOTION: i32 = 2;
+    pub const MOUSE_BUTTON: i32 = 3;
+    pub const JOYSTICK_MOTION: i32 = 4;
+    pub const JOYSTICK_BUTTON: i32 = 5;
+    pub const SCREEN_TOUCH: i32 = 6;
+    pub const SCREEN_DRAG: i32 = 7;
+    pub const ACTION: i32 = 8;
 }
 
-/// A Godot 2 Image, as the format carries it.
+/// A Godot 2 Image, as the format carries it. The default is Godot 2's empty image
+/// (GRAYSCALE, no mipmaps, 0×0, no data), which is what it reads any image it cannot build.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Image {
     /// Godot 2's `Image::Format` (0 to 22).
     pub format: u32,
-    pub mipmaps: u32,
+    /// Mip levels beyond the base level (a negative count is the whole chain down to the
+    /// format's smallest level).
+    pub mipmaps: i32,
     pub width: u32,
     pub height: u32,
     /// The pixel data, mipmaps included.
@@ -58,8 +74,8 @@ pub struct Image {
 /// A Godot 2 InputEvent: the fields the format carries.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputEvent {
-    /// The event type ([`event_type`]).
-    pub event_type: u32,
+    /// The event type ([`event_type`]; any other value is an event without fields).
+    pub event_type: i32,
     pub device: i32,
     /// The type's fields, in wire order: KEY: modifier mask, scancode; MOUSE_BUTTON,
     /// JOYSTICK_BUTTON: button index; JOYSTICK_MOTION: axis, then the axis value's bits
@@ -86,7 +102,7 @@ pub enum Godot2Value {
 
 impl EventFields {
     /// The fields an event of `event_type` carries, zeroed.
-    fn of_type(event_type: u32) -> EventFields {
+    fn of_type(event_type: i32) -> EventFields {
         use self::event_type as E;
         match event_type {
             E::KEY => EventFields::Key {
@@ -133,14 +149,19 @@ impl Godot2Value {
     pub(crate) fn write_payload<S: Sink>(&self, sink: &mut S) {
         match self {
             Godot2Value::Image(image) => {
-                sink.put([image.format, image.mipmaps, image.width, image.height]);
+                sink.put([
+                    image.format,
+                    image.mipmaps as u32,
+                    image.width,
+                    image.height,
+                ]);
                 sink.put(image.data.len() as u32);
                 sink.put_bytes(&image.data);
                 sink.put_zeros(padding(image.data.len()));
             }
             Godot2Value::InputEvent(event) => {
                 let total = 12 + event.fields.size();
-                sink.put([event.event_type, event.device as u32, total as u32]);
+                sink.put([event.event_type, event.device, total as i32]);
                 match event.fields {
                     EventFields::None => {}
                     EventFields::Key {
@@ -237,20 +258,19 @@ impl Godot2Value {
                 };
                 let image = Image {
                     format: word("format")?,
-                    mipmaps: word("mipmaps")?,
+                    mipmaps: signed("mipmaps")?,
                     width: word("width")?,
                     height: word("height")?,
                     data: data.clone(),
                 };
-                (image.format < IMAGE_FORMAT_COUNT && fields.len() == 5)
-                    .then_some(Godot2Value::Image(image))?
+                (image.is_valid() && fields.len() == 5).then_some(Godot2Value::Image(image))?
             }
             Value::String(k) if k == "InputEvent" => {
-                let event_type = word("type")?;
+                let event_type = signed("type")?;
                 let fields_of_type = match EventFields::of_type(event_type) {
                     EventFields::None => EventFields::None,
                     EventFields::Key { .. } => EventFields::Key {
-                        modifiers: word("modifiers")?,
+                        modifiers: word("modifiers").filter(|m| m & !KEY_MODIFIER_MASK == 0)?,
                         scancode: word("scancode")?,
                     },
                     EventFields::ButtonIndex(_) => {
@@ -282,14 +302,21 @@ impl Godot2Value {
 
 fn read_image(r: &mut Reader<'_>) -> Result<Image, DecodeError> {
     let at = r.consumed();
-    let [format, mipmaps, width, height]: [u32; 4] = r.read("Image")?;
+    let [format, mipmaps, width, height, length]: [u32; 5] = r.read("Image")?;
     if format >= IMAGE_FORMAT_COUNT {
         return Err(r.error_at(at, DecodeErrorKind::ImageFormat(format)));
     }
-    let length: u32 = r.read("Image data length")?;
-    let data = r.take(length as usize, "Image data")?.to_vec();
-    r.skip_unchecked(padding(length as usize));
-    if data.is_empty() {
+    // The length is an `int`: zero or less is the empty image, whatever the other fields say.
+    let length = length as i32;
+    if length <= 0 {
+        r.skip_unchecked(counted_without_data(length));
+        return Ok(Image::default());
+    }
+    let data = r.take(length as usize, "Image data")?;
+    // Counted, but not checked to be there.
+    r.skip_unchecked(padding(data.len()));
+    let mipmaps = mipmaps as i32;
+    if !can_create_image(format, mipmaps, width, height, data.len()) {
         return Ok(Image::default());
     }
     Ok(Image {
@@ -297,18 +324,132 @@ fn read_image(r: &mut Reader<'_>) -> Result<Image, DecodeError> {
         mipmaps,
         width,
         height,
-        data,
+        data: data.to_vec(),
     })
 }
 
+impl Image {
+    /// Whether Godot 2 holds an image of these fields: the empty image, or one its
+    /// `Image::create` keeps (width and height from 1 to [`IMAGE_MAX_SIZE`], and but for
+    /// the CUSTOM format exactly the data size the format needs for them and the mipmaps).
+    /// Only such an image reads back as itself.
+    pub fn is_valid(&self) -> bool {
+        *self == Image::default()
+            || (self.format < IMAGE_FORMAT_COUNT
+                && can_create_image(
+                    self.format,
+                    self.mipmaps,
+                    self.width,
+                    self.height,
+                    self.data.len(),
+                ))
+    }
+}
+
+/// The bytes Godot 2 counts after an Image's five words for a data length of 0 or less.
+/// Its count of data and padding, `length + 4 - length % 4` (C's remainder; `length` for
+/// a multiple of 4), is 4 for -3 to -1, 0 for 0 and -5 to -7, and less for any other
+/// length, which would step back into the words: the codec never steps back, and counts 0.
+fn counted_without_data(length: i32) -> usize {
+    if (-3..=-1).contains(&length) {
+        4
+    } else {
+        0
+    }
+}
+
+/// Whether Godot 2's `Image::create` keeps an image of these fields and `length` bytes of
+/// data: width and height from 1 to [`IMAGE_MAX_SIZE`], and, but for the CUSTOM format,
+/// exactly the data size the format needs. Otherwise it keeps nothing, and the decoded
+/// image is the empty one.
+fn can_create_image(format: u32, mipmaps: i32, width: u32, height: u32, length: usize) -> bool {
+    let fits = |side: u32| (1..=IMAGE_MAX_SIZE).contains(&side);
+    fits(width)
+        && fits(height)
+        && (format == IMAGE_FORMAT_CUSTOM
+            || i64::from(image_data_size(
+                format,
+                width as i32,
+                height as i32,
+                mipmaps,
+            )) == length as i64)
+}
+
+/// The data size of a Godot 2 image (`Image::_get_dst_image_size`): the format's palette
+/// (INDEXED 768, INDEXED_ALPHA 1024 bytes), then each level's `width × height × pixel size
+/// >> shift`, from the base level down through `mipmaps` more, halving width and height
+/// after each but not below the format's smallest level; a negative `mipmaps` is the
+/// whole chain, down to the smallest level. Summed in 32 bits, wrapping, like the engine's
+/// `int` (a long chain of smallest levels can pass `i32::MAX`; the levels are added in one
+/// step once they stop shrinking). Called for sides of 1 to [`IMAGE_MAX_SIZE`], whose
+/// levels fit in an `int`.
+fn image_data_size(format: u32, width: i32, height: i32, mipmaps: i32) -> i32 {
+    const BC1: u32 = 9;
+    const BC4: u32 = 12;
+    const BC5: u32 = 13;
+    const PVRTC2: u32 = 14;
+    const PVRTC2_ALPHA: u32 = 15;
+    const PVRTC4: u32 = 16;
+    const PVRTC4_ALPHA: u32 = 17;
+    const ETC: u32 = 18;
+    const ATC: u32 = 19;
+    const ATC_ALPHA_INTERPOLATED: u32 = 21;
+    let (palette, pixel_size) = match format {
+        2 | 7 => (0, 2), // GRAYSCALE_ALPHA, YUV_422
+        3 | 8 => (0, 3), // RGB, YUV_444
+        4 => (0, 4),     // RGBA
+        5 => (768, 1),   // INDEXED
+        6 => (1024, 1),  // INDEXED_ALPHA
+        _ => (0, 1),     // GRAYSCALE, INTENSITY, the compressed formats
+    };
+    let shift = match format {
+        BC1 | BC4 | ATC | PVRTC4 | PVRTC4_ALPHA | ETC => 1,
+        PVRTC2 | PVRTC2_ALPHA => 2,
+        _ => 0,
+    };
+    let (min_width, min_height) = match format {
+        BC1..=BC5 | ETC => (4, 4),
+        PVRTC2 | PVRTC2_ALPHA => (16, 8),
+        PVRTC4 | PVRTC4_ALPHA | ATC..=ATC_ALPHA_INTERPOLATED => (8, 8),
+        _ => (1, 1),
+    };
+    let (mut w, mut h) = (width, height);
+    let mut size: i32 = palette;
+    let mut level = 0;
+    loop {
+        let level_size = w.wrapping_mul(h).wrapping_mul(pixel_size) >> shift;
+        size = size.wrapping_add(level_size);
+        if mipmaps >= 0 && level == mipmaps {
+            return size;
+        }
+        if mipmaps < 0 && w == min_width && h == min_height {
+            return size;
+        }
+        let next = (min_width.max(w >> 1), min_height.max(h >> 1));
+        if mipmaps >= 0 && next == (w, h) {
+            // The smallest level: each of the `mipmaps - level` still to come is this size.
+            return size.wrapping_add(level_size.wrapping_mul(mipmaps - level));
+        }
+        (w, h) = next;
+        level += 1;
+    }
+}
+
 fn read_input_event(r: &mut Reader<'_>) -> Result<InputEvent, DecodeError> {
-    let [event_type, device, _total]: [u32; 3] = r.read("InputEvent")?;
-    let fields = match EventFields::of_type(event_type) {
+    let [event_type, device]: [i32; 2] = r.read("InputEvent")?;
+    let fields = EventFields::of_type(event_type);
+    if fields == EventFields::None {
+        // The length word is never read: Godot 2 counts it without checking it is there.
+        r.skip_unchecked(4);
+    } else {
+        let _length: u32 = r.read("InputEvent length")?;
+    }
+    let fields = match fields {
         EventFields::None => EventFields::None,
         EventFields::Key { .. } => {
             let [modifiers, scancode]: [u32; 2] = r.read("InputEvent key")?;
             EventFields::Key {
-                modifiers,
+                modifiers: modifiers & KEY_MODIFIER_MASK,
                 scancode,
             }
         }
@@ -322,7 +463,7 @@ fn read_input_event(r: &mut Reader<'_>) -> Result<InputEvent, DecodeError> {
     };
     Ok(InputEvent {
         event_type,
-        device: device as i32,
+        device,
         fields,
     })
 }

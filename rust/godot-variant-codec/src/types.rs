@@ -317,6 +317,40 @@ impl Generation {
     pub fn has_script_paths(&self) -> bool {
         self.number >= 4
     }
+
+    /// The header word's upper bits are flags and its low byte the type id (Godot 3 and
+    /// 4). Godot 2's header is the type id alone: the engine compares the whole word with
+    /// its type count, so a word with any other bit set names no type.
+    #[inline(always)]
+    pub fn has_header_flags(&self) -> bool {
+        self.number >= 3
+    }
+
+    /// Ints and floats take 64 bits, flagged, when 32 do not hold them (Godot 3 and 4).
+    /// Godot 2's int is a C `int` and its floats travel as IEEE singles: an int beyond
+    /// 32 bits cannot be written, and a float is written narrowed to `f32`.
+    #[inline(always)]
+    pub fn has_wide_scalars(&self) -> bool {
+        self.number >= 3
+    }
+
+    /// Something follows an Object's header: an instance id or a whole object (Godot 3
+    /// and 4). Godot 2 writes an Object as its header alone, whatever it holds, and reads
+    /// that back as the null object.
+    #[inline(always)]
+    pub fn has_object_payload(&self) -> bool {
+        self.number >= 3
+    }
+
+    /// A NodePath's property is a part of its own (Godot 2): flag bit 1 announces it after
+    /// the subnames. It is read as one more, last, subname (as Godot 3 and 4 read that
+    /// flag), an empty one is no property, and a path with subnames is written with the
+    /// last as its property: the Godot 2 path of the same text (`a:b:c` has subname `b`
+    /// and property `c` in Godot 2, subnames `b`, `c` in Godot 3 and 4).
+    #[inline(always)]
+    pub fn has_node_path_property(&self) -> bool {
+        self.number == 2
+    }
 }
 
 impl std::fmt::Display for Generation {

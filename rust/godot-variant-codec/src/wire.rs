@@ -128,8 +128,9 @@ pub fn plain_items<T: Plain>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
     )
 }
 
-/// Bytes read from the input with a cursor. The cursor may pass the end by the padding of a
-/// trailing PackedByteArray (the engine counts that padding without checking it is there);
+/// Bytes read from the input with a cursor. The cursor may pass the end by bytes the engine
+/// counts without checking they are there: the padding of a trailing PackedByteArray (up
+/// to 3), in Godot 2 also an Image's padding or an InputEvent's length word (up to 4);
 /// every read beyond the end fails.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
@@ -259,8 +260,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Moves the cursor over `n` padding bytes without checking they are present, as the
-    /// engine does after a PackedByteArray.
+    /// Moves the cursor over `n` bytes without checking they are present, as the engine
+    /// does over a PackedByteArray's padding (see [`Reader`]).
     pub fn skip_unchecked(&mut self, n: usize) {
         self.pos += n;
     }
