@@ -208,6 +208,35 @@ func test_godot2_image_form_round_trips() -> void:
 	assert_eq(codec.decode(codec.encode(image)), image, "an ordinary Dictionary in Godot 4")
 
 
+func test_godot2_rules_hold_in_the_engine_walk() -> void:
+	var codec := FastVariantCodec.new()
+	codec.format = FastVariantCodec.FORMAT_GODOT_2
+	# Godot 2's int is 32 bits: a wider one is refused, naming where it is.
+	assert_eq(codec.encode([1, {"big": 1 << 40}]), PackedByteArray(), "wide int refused")
+	var message := codec.get_error_message()
+	assert_that(message.contains("int") and message.contains("[1][\"big\"]"), message)
+	assert_eq(codec.encode(-(1 << 31)), le32(2) + le32(1 << 31), "the narrowest int is written")
+	# Floats travel as singles, narrowed.
+	var tenth := codec.encode(0.1)
+	assert_eq(tenth.size(), 8, "a 32-bit float")
+	assert_eq(codec.decode(tenth), float(tenth.decode_float(4)), "narrowed to the nearest single")
+	# An object is its header alone, null or not, with or without full objects.
+	var node := Node.new()
+	var freed := Node.new()
+	freed.free()
+	for full in [false, true]:
+		codec.full_objects = full
+		assert_eq(codec.encode(node), le32(18), "Object header only (full %s)" % full)
+		assert_eq(codec.encode(freed), le32(18), "a freed one too (full %s)" % full)
+	node.free()
+	codec.full_objects = false
+	# The last subname is the path's property: one subname, then the property flag (bit 1).
+	var path := NodePath("a/b:c:d")
+	var written := codec.encode(path)
+	assert_eq([written.decode_u32(4) & 0x7fffffff, written.decode_u32(8), written.decode_u32(12)], [2, 1, 2], "names, subnames, flags")
+	assert_eq(codec.decode(written), path, "read back")
+
+
 func test_batches_and_sizes_follow_the_format() -> void:
 	var codec := FastVariantCodec.new()
 	codec.format = FastVariantCodec.FORMAT_GODOT_3

@@ -131,8 +131,12 @@ impl<S: Sink> VariantWriter<S> {
             VariantType::NIL => self.enc.nil(),
             // SAFETY: `t` is `v`'s type (`type_of` above), a `bool`: one byte, 0 or 1.
             VariantType::BOOL => self.enc.bool(unsafe { self.ffi.read::<u8>(v, t) } != 0),
-            // SAFETY: `t` is `v`'s type, an `int64_t`.
-            VariantType::INT => self.enc.int(unsafe { self.ffi.read::<i64>(v, t) }),
+            VariantType::INT => {
+                // SAFETY: `t` is `v`'s type, an `int64_t`.
+                let i = unsafe { self.ffi.read::<i64>(v, t) };
+                self.enc.check_int(i)?;
+                self.enc.int(i)
+            }
             // SAFETY: `t` is `v`'s type, a `double`.
             VariantType::FLOAT => self.enc.float(unsafe { self.ffi.read::<f64>(v, t) }),
             VariantType::STRING => {
@@ -453,6 +457,11 @@ impl<S: Sink> VariantWriter<S> {
     }
 
     fn object(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {
+        if !self.enc.options().generation.has_object_payload() {
+            // Godot 2 writes any object as its header alone.
+            self.enc.bare_object();
+            return Ok(());
+        }
         // A freed (or null) object fails to convert; the engine writes it as nil.
         let Ok(object) = v.try_to::<Gd<Object>>() else {
             self.enc.null_object();
@@ -507,8 +516,13 @@ impl<S: Sink> VariantWriter<S> {
         let subnames: Vec<GString> = (0..path.get_subname_count())
             .map(|i| GString::from(&path.get_subname(i)))
             .collect();
-        self.enc
-            .begin_node_path(names.len(), subnames.len(), path.is_absolute())?;
+        let last_subname_empty = subnames.last().is_some_and(GString::is_empty);
+        self.enc.begin_node_path_ending(
+            names.len(),
+            subnames.len(),
+            path.is_absolute(),
+            last_subname_empty,
+        )?;
         for name in names.iter().chain(&subnames) {
             let text = self.text(name, "NodePath", depth)?;
             self.enc.string_body(&text)?;

@@ -217,8 +217,8 @@ pub fn encoded_size(value: &Value, opts: &EncodeOptions) -> Result<usize, Encode
 /// used. Trailing bytes are allowed, as in `bytes_to_var`.
 ///
 /// The count is the engine's (`decode_var_size`): when the input ends inside the padding
-/// of a trailing PackedByteArray, which the engine accepts, it exceeds `bytes.len()` by
-/// up to 3.
+/// of a trailing PackedByteArray, which the engine accepts, it exceeds `bytes.len()`, by
+/// at most [`Generation::max_counted_past_end`].
 pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<(Value, usize), DecodeError> {
     decode_at(bytes, 0, opts)
 }

@@ -162,7 +162,8 @@ impl<'r> Walk<'r> {
 }
 
 /// Makes `value` writable in `to`: what it cannot hold becomes null (a typed container,
-/// untyped, its elements kept), each change noted.
+/// untyped, its elements kept), each change noted, also those the encoder makes itself
+/// (Godot 2's floats narrowed to 32 bits, its objects written without payload).
 fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
     let t = value.variant_type();
     if to.wire_id(t).is_none() {
@@ -203,6 +204,20 @@ fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
                     })
                 });
             }
+        }
+        Value::Int(i) if i32::try_from(*i).is_err() && !to.has_wide_scalars() => {
+            walk.note(format!(
+                "int {i} has no {to} form (32 bits): written as null"
+            ));
+            *value = Value::Nil;
+        }
+        Value::Float(d) if f64::from(*d as f32) != *d && !d.is_nan() && !to.has_wide_scalars() => {
+            walk.note(format!("float {d} written as the nearest 32-bit float"));
+        }
+        Value::Object(Object::Id(_) | Object::Full(_)) if !to.has_object_payload() => {
+            walk.note(format!(
+                "Object has no {to} payload: written as the null Object"
+            ));
         }
         Value::Object(Object::Full(full)) => {
             for (name, item) in full.properties.iter_mut() {

@@ -318,6 +318,19 @@ impl Generation {
         self.number >= 4
     }
 
+    /// How far past the end of its input a value's size may reach: the engine counts some
+    /// bytes without checking they are there (a trailing PackedByteArray's padding, up to
+    /// 3; in Godot 2 also an Image's padding or an InputEvent's length word, up to 4).
+    /// [`decode`](crate::decode)'s count is the engine's, so it can exceed the input by
+    /// this much, and never by more.
+    pub fn max_counted_past_end(&self) -> usize {
+        if self.number == 2 {
+            4
+        } else {
+            3
+        }
+    }
+
     /// The header word's upper bits are flags and its low byte the type id (Godot 3 and
     /// 4). Godot 2's header is the type id alone: the engine compares the whole word with
     /// its type count, so a word with any other bit set names no type.

@@ -403,6 +403,58 @@ fn objects_are_their_header_alone() {
 }
 
 #[test]
+fn migration_to_godot_2_reports_what_changes() {
+    use godot_variant_codec::migrate::convert_packet;
+    let full = Value::Object(Object::Full(Box::new(godot_variant_codec::FullObject {
+        class: "Node".to_owned(),
+        properties: Vec::new(),
+    })));
+    let items = vec![
+        Value::Int(1 << 40),
+        Value::Float(0.1),
+        Value::Float(0.5),
+        full,
+        Value::Object(Object::Null),
+        Value::Int(7),
+    ];
+    let godot4 = encode(
+        &Value::Array(Box::new(Array {
+            element_type: ContainerType::Untyped,
+            items,
+        })),
+        &EncodeOptions::new(),
+    )
+    .unwrap();
+    let from = DecodeOptions::new().with_allow_objects(true);
+    let (godot2, report) = convert_packet(&godot4, &from, &write_options()).unwrap();
+    let problems: Vec<String> = report.problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        problems,
+        [
+            "value 0 at [0]: int 1099511627776 has no Godot 2 form (32 bits): written as null",
+            "value 0 at [1]: float 0.1 written as the nearest 32-bit float",
+            "value 0 at [3]: Object has no Godot 2 payload: written as the null Object",
+        ]
+    );
+    let (back, _) = decode(&godot2, &read_options()).unwrap();
+    let Value::Array(back) = back else {
+        panic!("{back:?}")
+    };
+    assert_eq!(
+        back.items,
+        [
+            Value::Nil,
+            Value::Float(f64::from(0.1f32)),
+            Value::Float(0.5),
+            Value::Object(Object::Null),
+            // Godot 4 writes a null object as nil.
+            Value::Nil,
+            Value::Int(7),
+        ]
+    );
+}
+
+#[test]
 fn image_sizes_follow_the_formats() {
     // Every format's size rule at 8×8 with 3 mipmaps (4 levels): with exactly that many
     // bytes of data the image is kept, with one more it reads as the empty image.

@@ -144,6 +144,7 @@ impl<'o> Serializer<'o> {
         let i = v
             .try_into()
             .map_err(|_| Error::message(format!("{v} does not fit in Godot's 64-bit int")))?;
+        self.enc.check_int(i)?;
         self.enc.int(i);
         Ok(())
     }
@@ -188,6 +189,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     );
 
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.enc.check_int(v)?;
         self.enc.int(v);
         Ok(())
     }
