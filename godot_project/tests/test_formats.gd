@@ -235,6 +235,13 @@ func test_godot2_rules_hold_in_the_engine_walk() -> void:
 	var written := codec.encode(path)
 	assert_eq([written.decode_u32(4) & 0x7fffffff, written.decode_u32(8), written.decode_u32(12)], [2, 1, 2], "names, subnames, flags")
 	assert_eq(codec.decode(written), path, "read back")
+	# An empty property is none: the path "a", not "a:" with an empty subname.
+	var empty_property := le32(16) + le32(0x80000001) + le32(0) + le32(2) + le32(1) + PackedByteArray([97, 0, 0, 0]) + le32(0)
+	var read_path: NodePath = codec.decode(empty_property)
+	assert_eq([read_path, read_path.get_subname_count()], [NodePath("a"), 0], "empty property dropped")
+	# Godot 3 reads an absolute path without names as the empty path.
+	codec.format = FastVariantCodec.FORMAT_GODOT_3
+	assert_eq(codec.decode(le32(15) + le32(0x80000000) + le32(0) + le32(1)), NodePath(), "emptied in Godot 3")
 
 
 func test_batches_and_sizes_follow_the_format() -> void:

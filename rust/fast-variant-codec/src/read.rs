@@ -406,8 +406,12 @@ impl Build for VariantBuilder {
     }
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
-        // The engine's own decoding of the same bytes (see `NodePathCache`).
-        Ok(Item::new(self.node_paths.get(path.encoded)))
+        match path.encoded() {
+            // The engine's own decoding of the same bytes (see `NodePathCache`).
+            Some(encoded) => Ok(Item::new(self.node_paths.get(encoded))),
+            // A path the generation's rules changed: made from its texts.
+            None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
+        }
     }
 
     fn packed(&mut self, p: Packed<'_>) -> Result<Item, ReadError> {

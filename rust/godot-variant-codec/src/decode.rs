@@ -316,7 +316,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         }
         let header_at = self.r.consumed();
         if self.generation.number() == 2 {
-            if let Some(special) = self.godot2_header()? {
+            if let Some(special) = godot2_special(&self.r, self.generation) {
                 return self.godot2_value(special);
             }
         }
@@ -337,21 +337,6 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             }
             _ => self.leaf(t, wide),
         }
-    }
-
-    /// A Godot 2 header, checked before `read_header` reads it: there the whole word is
-    /// the type id (see [`Generation::has_header_flags`]), so a word with bits beyond the
-    /// id's byte names no type. Then the Godot 2 type without a Godot 4 twin it names, if
-    /// any. A missing header is left to `read_header` to report.
-    #[inline(never)]
-    fn godot2_header(&self) -> Result<Option<Godot2Type>, DecodeError> {
-        let Some(header) = self.r.peek_u32() else {
-            return Ok(None);
-        };
-        if !self.generation.has_header_flags() && header & !TYPE_MASK != 0 {
-            return Err(self.r.error(Kind::UnknownType(header)));
-        }
-        Ok(self.generation.godot2_type(header))
     }
 
     /// A Godot 2 Image or InputEvent, made as its Dictionary form (see [`godot2`]).
@@ -429,8 +414,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     #[inline(never)]
     fn leaf(&mut self, t: VariantType, flag_64: bool) -> Result<B::Value, B::Error> {
         use VariantType as T;
-        // The flag means 64-bit reals only where the generation has them.
-        let wide = flag_64 && self.generation.has_wide_reals();
+        let wide = wide_reals(flag_64, self.generation);
         let value = match t {
             T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, flag_64),
             T::String => {
@@ -472,20 +456,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Vector4i => Value::Vector4i(self.r.read("Vector4i")?),
             T::Color => Value::Color(self.r.read("Color")?),
             T::NodePath => {
-                let mut path = read_raw_node_path(&mut self.r)?;
-                if self.generation.has_node_path_property() {
-                    path.drop_empty_property();
-                }
-                let (names, subnames) = (path.names().len(), path.subnames().len());
-                if self.generation.empties_node_path(names, subnames) {
-                    return self.b.value(Value::NodePath(Box::default()));
-                }
+                let path = read_node_path(&mut self.r, self.generation)?;
                 return self.b.node_path(path);
             }
-            T::Rid if !self.generation.has_rid_payload() => Value::Rid(0),
-            T::Rid => Value::Rid(self.r.read("RID")?),
-            T::Object if !self.generation.has_object_payload() => Value::Object(Object::Null),
-            T::Object => match self.r.read::<u64>("object id")? {
+            T::Rid => Value::Rid(read_rid(&mut self.r, self.generation)?),
+            T::Object => match read_object_id(&mut self.r, self.generation)? {
                 0 => Value::Object(Object::Null),
                 id => Value::Object(Object::Id(id)),
             },
@@ -555,8 +530,6 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     fn container_type(&mut self, kind: ContainerKind) -> Result<ContainerType, DecodeError> {
         match kind {
             ContainerKind::Untyped => Ok(ContainerType::Untyped),
-            // Before Godot 4 the header's upper bits mean nothing on a container.
-            _ if !self.generation.has_typed_containers() => Ok(ContainerType::Untyped),
             typed => self.typed_container(typed),
         }
     }
@@ -609,7 +582,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     #[inline(never)]
     fn array(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
         let element_type =
-            self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
+            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
         let count = read_container_count(&mut self.r, "Array count")?;
         let capacity = self.capacity_for(count, 4);
         let mut array = self.b.begin_array(&element_type, capacity)?;
@@ -624,9 +597,9 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     #[inline(never)]
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
         let key_type =
-            self.container_type(ContainerKind::from_header(header, ELEMENT_KIND_SHIFT))?;
+            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
         let value_type =
-            self.container_type(ContainerKind::from_header(header, VALUE_KIND_SHIFT))?;
+            self.container_type(container_kind(header, VALUE_KIND_SHIFT, self.generation))?;
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
@@ -663,11 +636,11 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
         if !self.opts.allow_objects {
             return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed));
         }
-        let class = self.string()?;
+        let class = read_object_class(&mut self.r, self.generation)?;
         if class.is_empty() {
             return Ok(Object::Null);
         }
-        let class = self.generation.godot4_class(&class).to_owned();
+        let class = class.to_owned();
         // A signed count in the engine: negative means no properties.
         let count = self.r.read::<i32>("property count")?.max(0);
         let mut properties = Vec::with_capacity(self.capacity_for(count as u32, 8));
@@ -675,7 +648,7 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
             let name = self.string()?;
             let value_at = self.r.consumed();
             let value = self.value(depth + 1)?;
-            if name == SCRIPT_PROPERTY && self.generation.has_script_paths() {
+            if is_script_path_property(&name, self.generation) {
                 check_script_value(&value).map_err(|kind| self.r.error_at(value_at, kind))?;
             }
             properties.push((name, value));
@@ -696,11 +669,104 @@ pub(crate) fn read_header(
 ) -> Result<(VariantType, u32), DecodeError> {
     let header_at = r.consumed();
     let header: u32 = r.read("header")?;
-    let wire_id = header & TYPE_MASK;
+    let wire_id = type_id(header, generation);
     match generation.type_of(wire_id) {
         Some(t) => Ok((t, header)),
         None => Err(r.error_at(header_at, Kind::UnknownType(wire_id))),
     }
+}
+
+/// The type id in a header word: its low byte where the upper bits are flags (Godot 3
+/// and 4); the whole word in Godot 2 (see [`Generation::has_header_flags`]), where a word
+/// with any other bit set names no type.
+#[inline(always)]
+pub(crate) fn type_id(header: u32, generation: Generation) -> u32 {
+    if generation.has_header_flags() {
+        header & TYPE_MASK
+    } else {
+        header
+    }
+}
+
+/// The Godot 2 type without a Godot 4 twin whose header comes next, if any (Godot 2 only).
+#[inline]
+pub(crate) fn godot2_special(r: &Reader<'_>, generation: Generation) -> Option<Godot2Type> {
+    generation.godot2_type(r.peek_u32()?)
+}
+
+/// Whether a math type's or packed array's reals are 64-bit: the header's flag says so,
+/// where the generation has such reals.
+#[inline(always)]
+pub(crate) fn wide_reals(flag_64: bool, generation: Generation) -> bool {
+    flag_64 && generation.has_wide_reals()
+}
+
+/// The element (or key, value) type kind of a container, from the header bits at `shift`:
+/// before Godot 4 those bits mean nothing, and every container is untyped.
+#[inline(always)]
+pub(crate) fn container_kind(header: u32, shift: u32, generation: Generation) -> ContainerKind {
+    if generation.has_typed_containers() {
+        ContainerKind::from_header(header, shift)
+    } else {
+        ContainerKind::Untyped
+    }
+}
+
+/// An RID's id after its header (0 where the generation writes none).
+#[inline]
+pub(crate) fn read_rid(r: &mut Reader<'_>, generation: Generation) -> Result<u64, DecodeError> {
+    if generation.has_rid_payload() {
+        r.read("RID")
+    } else {
+        Ok(0)
+    }
+}
+
+/// An object's instance id after a flagged Object header (0, the null object, where
+/// objects carry nothing: Godot 2).
+#[inline]
+pub(crate) fn read_object_id(
+    r: &mut Reader<'_>,
+    generation: Generation,
+) -> Result<u64, DecodeError> {
+    if generation.has_object_payload() {
+        r.read("object id")
+    } else {
+        Ok(0)
+    }
+}
+
+/// A whole object's class name, as Godot 4 names the class (see
+/// [`Generation::godot4_class`]); empty for the null object.
+#[inline]
+pub(crate) fn read_object_class<'a>(
+    r: &mut Reader<'a>,
+    generation: Generation,
+) -> Result<&'a str, DecodeError> {
+    Ok(generation.godot4_class(read_text(r)?))
+}
+
+/// Whether a whole object's property `name` holds its script's path, which must then be
+/// a `res://` path or nil (Godot 4; before, the script is an ordinary value).
+#[inline]
+pub(crate) fn is_script_path_property(name: &str, generation: Generation) -> bool {
+    name == SCRIPT_PROPERTY && generation.has_script_paths()
+}
+
+/// A NodePath after its header, by the generation's rules: Godot 2's empty property is
+/// none, and a path Godot 3 reads as empty is the empty path.
+pub(crate) fn read_node_path<'a>(
+    r: &mut Reader<'a>,
+    generation: Generation,
+) -> Result<RawNodePath<'a>, DecodeError> {
+    let mut path = read_raw_node_path(r)?;
+    if generation.has_node_path_property() {
+        path.drop_empty_property();
+    }
+    if generation.empties_node_path(path.names().len(), path.subnames().len()) {
+        path.make_empty();
+    }
+    Ok(path)
 }
 
 /// An int's payload: 64 bits when the header is flagged, else 32.
@@ -880,9 +946,8 @@ pub(crate) fn reserve(
 /// checked, borrowed from the input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawNodePath<'a> {
-    /// The NodePath's bytes after its header (counts, flags and texts): two NodePaths are
-    /// the same when these are.
-    pub encoded: &'a [u8],
+    /// See [`encoded`](Self::encoded).
+    encoded: Option<&'a [u8]>,
     pub absolute: bool,
     /// The names, then the subnames.
     texts: Vec<&'a str>,
@@ -892,6 +957,14 @@ pub struct RawNodePath<'a> {
 }
 
 impl<'a> RawNodePath<'a> {
+    /// The NodePath's bytes after its header (counts, flags and texts), which Godot 4
+    /// reads as this path: two such NodePaths are the same when these are. `None` when a
+    /// rule of the generation read made the path differ from what they say to Godot 4
+    /// (Godot 2's empty property, Godot 3's emptied paths); the texts are then the path.
+    pub fn encoded(&self) -> Option<&'a [u8]> {
+        self.encoded
+    }
+
     pub fn names(&self) -> &[&'a str] {
         &self.texts[..self.name_count]
     }
@@ -915,7 +988,17 @@ impl<'a> RawNodePath<'a> {
         if self.property && self.texts.last() == Some(&"") {
             self.texts.pop();
             self.property = false;
+            self.encoded = None;
         }
+    }
+
+    /// Makes this the empty path (see [`Generation::empties_node_path`]).
+    fn make_empty(&mut self) {
+        self.texts.clear();
+        self.name_count = 0;
+        self.absolute = false;
+        self.property = false;
+        self.encoded = None;
     }
 }
 
@@ -939,7 +1022,7 @@ pub(crate) fn read_raw_node_path<'a>(r: &mut Reader<'a>) -> Result<RawNodePath<'
         texts.push(read_text(r)?);
     }
     Ok(RawNodePath {
-        encoded: r.bytes_since(at),
+        encoded: Some(r.bytes_since(at)),
         absolute: flags & NODE_PATH_ABSOLUTE != 0,
         name_count: texts.len().min(name_count as usize),
         // Counts that wrapped read names only.

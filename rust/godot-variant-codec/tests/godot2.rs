@@ -21,6 +21,9 @@ use serde_json::Value as Json;
 #[path = "support/golden_file.rs"]
 mod golden_file;
 use golden_file::{hex, unhex};
+#[cfg(feature = "serde")]
+#[path = "support/serde_any.rs"]
+mod serde_any;
 
 #[derive(Deserialize)]
 struct Vectors {
@@ -618,4 +621,24 @@ fn mutated_vectors_read_back_as_themselves() {
         }
     }
     assert!(accepted > 10_000, "{accepted} mutations accepted");
+}
+
+/// serde reads every vector as the decoder does (see
+/// `serde_any::serde_reads_as_decoder`), an Image or InputEvent as its Dictionary form.
+#[cfg(feature = "serde")]
+#[test]
+fn serde_reads_every_vector_as_the_decoder() {
+    let vectors = load();
+    let differences: Vec<String> = vectors
+        .cases
+        .iter()
+        .flat_map(|case| [false, true].map(|allow| (case, allow)))
+        .filter_map(|(case, allow)| {
+            let opts = read_options().with_allow_objects(allow);
+            serde_any::serde_reads_as_decoder(&unhex(&case.bytes), &opts)
+                .err()
+                .map(|e| format!("{}: {e}", case.name))
+        })
+        .collect();
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
 }

@@ -23,6 +23,9 @@ use serde_json::Value as Json;
 #[path = "support/golden_file.rs"]
 mod golden_file;
 use golden_file::{hex, unhex};
+#[cfg(feature = "serde")]
+#[path = "support/serde_any.rs"]
+mod serde_any;
 
 #[derive(Deserialize)]
 struct Corpus {
@@ -328,4 +331,30 @@ fn godot_3_6_2_save_file_migrates() {
 #[test]
 fn godot_3_2_3_save_file_migrates() {
     check_save("3.2.3");
+}
+
+/// serde reads every input of both corpora as the decoder does (see
+/// `serde_any::serde_reads_as_decoder`): the same verdict, error and size, and the values
+/// it hands over are those of their Godot 4 form.
+#[cfg(feature = "serde")]
+#[test]
+fn serde_reads_both_corpora_as_the_decoder() {
+    for version in ["3.6.2", "3.2.3"] {
+        let corpus = load(version);
+        let differences: Vec<String> = corpus
+            .cases
+            .iter()
+            .filter_map(|case| {
+                let opts = read_options(case.allow_objects);
+                serde_any::serde_reads_as_decoder(&unhex(&case.bytes), &opts)
+                    .err()
+                    .map(|e| format!("{}: {e}", case.name))
+            })
+            .collect();
+        assert!(
+            differences.is_empty(),
+            "{version}: {}",
+            differences.join("\n")
+        );
+    }
 }

@@ -15,14 +15,16 @@ use super::godot::{math_components, reserved_type, Component, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
-    check_script_value, read_container_count, read_float, read_header, read_int, read_packed,
-    read_packed_strings_count, read_raw_node_path, read_short_string, read_text,
-    read_typed_container, reserve, Decoder, Packed, RawNodePath,
+    check_script_value, container_kind, godot2_special, is_script_path_property,
+    read_container_count, read_float, read_header, read_int, read_node_path, read_object_class,
+    read_object_id, read_packed, read_packed_strings_count, read_rid, read_short_string, read_text,
+    read_typed_container, reserve, type_id, wide_reals, Decoder, Packed, RawNodePath,
 };
-use crate::encode::SCRIPT_PROPERTY;
 use crate::error::DecodeErrorKind as Kind;
-use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, TYPE_MASK, VALUE_KIND_SHIFT};
-use crate::types::{Generation, VariantType};
+use crate::godot2::Godot2Value;
+use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
+use crate::types::VariantType;
+use crate::value::Value;
 use crate::wire::{Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
 
@@ -85,9 +87,10 @@ impl<'de> Deserializer<'de> {
         read: impl FnOnce(&mut Self, u32, V) -> Result<V::Value, Error>,
     ) -> Result<V::Value, Error> {
         let at = self.r.consumed();
+        let generation = self.opts.generation;
         match self.r.peek_u32() {
             Some(header)
-                if header & TYPE_MASK == expected.id()
+                if Some(type_id(header, generation)) == generation.wire_id(expected)
                     && within_depth(self.depth, self.opts.max_depth) =>
             {
                 self.r.skip_unchecked(4);
@@ -164,24 +167,70 @@ impl<'de> Deserializer<'de> {
 
     #[inline(always)]
     fn header(&mut self) -> Result<(VariantType, u32), Error> {
+        self.check_depth()?;
+        Ok(read_header(&mut self.r, self.opts.generation)?)
+    }
+
+    /// The value read next is within `max_depth`.
+    #[inline(always)]
+    fn check_depth(&self) -> Result<(), Error> {
         if !within_depth(self.depth, self.opts.max_depth) {
             return Err(self.r.error(Kind::TooDeep(self.opts.max_depth)).into());
         }
-        Ok(read_header(&mut self.r, Generation::GODOT_4)?)
+        Ok(())
+    }
+
+    /// A Godot 2 Image or InputEvent, handed over as its Dictionary form (see
+    /// [`crate::godot2`]): a map of its fields.
+    #[cold]
+    fn godot2_value<V: Visitor<'de>>(
+        &mut self,
+        t: crate::Godot2Type,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.check_depth()?;
+        self.r.skip_unchecked(4);
+        let Value::Dictionary(mut form) = Godot2Value::read(&mut self.r, t)?.to_value() else {
+            unreachable!("a Godot 2 value's form is a Dictionary")
+        };
+        let fields = std::mem::take(&mut form.entries)
+            .into_iter()
+            .map(|(key, value)| {
+                let field = |v| match v {
+                    Value::String(s) => Field::Text(s),
+                    Value::Int(i) => Field::I64(i),
+                    Value::Float(f) => Field::F64(f),
+                    Value::PackedByteArray(b) => Field::Bytes(b),
+                    other => unreachable!("no {} in a Godot 2 form", other.variant_type()),
+                };
+                (field(key), field(value))
+            });
+        let mut map = MapDeserializer::new(fields);
+        let value = visitor.visit_map(&mut map)?;
+        map.end()?;
+        Ok(value)
     }
 
     fn read_value<V: Visitor<'de>>(&mut self, hint: Hint, visitor: V) -> Result<V::Value, Error> {
+        let generation = self.opts.generation;
         if let Hint::Option = hint {
             let nil = VariantType::Nil.id();
-            if self.r.peek_u32().is_some_and(|h| h & TYPE_MASK == nil) {
+            if self
+                .r
+                .peek_u32()
+                .is_some_and(|h| type_id(h, generation) == nil)
+            {
                 self.header()?;
                 return visitor.visit_none();
             }
             return visitor.visit_some(self);
         }
+        if let Some(special) = godot2_special(&self.r, generation) {
+            return self.godot2_value(special, visitor);
+        }
         let header_at = self.r.consumed();
         let (t, header) = self.header()?;
-        let wide = header & FLAG_64 != 0;
+        let wide = wide_reals(header & FLAG_64 != 0, generation);
         match hint {
             Hint::Bytes if t == VariantType::PackedByteArray => {
                 let packed = read_packed(&mut self.r, t, wide)?;
@@ -218,7 +267,8 @@ impl<'de> Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         let t = expected.t;
-        match self.payload_bytes(t, header & FLAG_64 != 0, expected.wide)? {
+        let wide = wide_reals(header & FLAG_64 != 0, self.opts.generation);
+        match self.payload_bytes(t, wide, expected.wide)? {
             Some(bytes) => visitor.visit_borrowed_bytes(bytes),
             // `payload_bytes` read nothing: the header is the 4 bytes before the cursor.
             None => self.any(t, header, self.r.consumed() - 4, visitor),
@@ -257,7 +307,7 @@ impl<'de> Deserializer<'de> {
     #[inline(always)]
     fn container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
         const KIND_BITS: u32 = 0b1111 << ELEMENT_KIND_SHIFT;
-        if header & KIND_BITS == 0 {
+        if header & KIND_BITS == 0 || !self.opts.generation.has_typed_containers() {
             // Untyped, the usual case: nothing to read, and no call.
             return Ok(());
         }
@@ -267,7 +317,7 @@ impl<'de> Deserializer<'de> {
     #[inline(never)]
     fn typed_container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
         for &shift in shifts {
-            match ContainerKind::from_header(header, shift) {
+            match container_kind(header, shift, self.opts.generation) {
                 ContainerKind::Untyped => {}
                 kind => {
                     read_typed_container(&mut self.r, kind, self.opts.allow_objects)?;
@@ -315,15 +365,19 @@ impl<'de> Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         use VariantType as T;
-        let wide = header & FLAG_64 != 0;
+        let generation = self.opts.generation;
+        let flag_64 = header & FLAG_64 != 0;
+        let wide = wide_reals(flag_64, generation);
         let r = &mut self.r;
         match t {
-            T::NodePath => visitor.visit_string(node_path_text(&read_raw_node_path(r)?)),
-            T::Rid => visitor.visit_u64(r.read("RID")?),
-            T::Object if wide => match r.read::<u64>("object id")? {
-                0 => visitor.visit_unit(),
-                id => visitor.visit_u64(id),
-            },
+            T::NodePath => visitor.visit_string(node_path_text(&read_node_path(r, generation)?)),
+            T::Rid => visitor.visit_u64(read_rid(r, generation)?),
+            T::Object if flag_64 || !generation.has_object_payload() => {
+                match read_object_id(r, generation)? {
+                    0 => visitor.visit_unit(),
+                    id => visitor.visit_u64(id),
+                }
+            }
             T::Object => self.full_object(header_at, visitor),
             T::Signal => {
                 let name = read_text(r)?;
@@ -403,7 +457,7 @@ impl<'de> Deserializer<'de> {
         if !self.opts.allow_objects {
             return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed).into());
         }
-        let class = read_text(&mut self.r)?;
+        let class = read_object_class(&mut self.r, self.opts.generation)?;
         if class.is_empty() {
             return visitor.visit_unit();
         }
@@ -613,7 +667,7 @@ impl<'de, const PROPERTIES: bool> MapAccess<'de> for Entries<'_, 'de, PROPERTIES
         self.value_pending = true;
         if PROPERTIES {
             let name = read_text(&mut self.de.r)?;
-            self.script_pending = name == SCRIPT_PROPERTY;
+            self.script_pending = is_script_path_property(name, self.de.opts.generation);
             return seed
                 .deserialize(BorrowedStrDeserializer::new(name))
                 .map(Some);
@@ -704,10 +758,15 @@ impl<'de> de::Deserializer<'de> for Properties<'_, 'de> {
     }
 }
 
-/// A Signal's fields.
+/// A field of a value handed over as a map (a Signal, a Godot 2 Image or InputEvent).
 enum Field<'de> {
     Str(&'de str),
     U64(u64),
+    Text(String),
+    I64(i64),
+    F64(f64),
+    /// A PackedByteArray's bytes: a sequence of `u8`, or bytes for a visitor of bytes.
+    Bytes(Vec<u8>),
 }
 
 impl<'de> IntoDeserializer<'de, Error> for Field<'de> {
@@ -724,11 +783,26 @@ impl<'de> de::Deserializer<'de> for Field<'de> {
         match self {
             Field::Str(s) => visitor.visit_borrowed_str(s),
             Field::U64(x) => visitor.visit_u64(x),
+            Field::Text(s) => visitor.visit_string(s),
+            Field::I64(i) => visitor.visit_i64(i),
+            Field::F64(f) => visitor.visit_f64(f),
+            Field::Bytes(b) => visitor.visit_seq(SeqDeserializer::new(b.into_iter())),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Field::Bytes(b) => visitor.visit_byte_buf(b),
+            other => other.deserialize_any(visitor),
         }
     }
 
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
     }

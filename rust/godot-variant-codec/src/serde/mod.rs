@@ -25,6 +25,12 @@
 //! rules of strings, typed-container headers, the depth limit, allocation bounded by the
 //! input), so the bytes are the engine's and hostile input fails with a byte offset.
 //!
+//! Both follow the options' generation: with `with_generation(Generation::GODOT_3)` (or
+//! `GODOT_2`) they write and read that generation's bytes, which serde sees as their
+//! Godot 4 values (docs/FORMATS.md): a Godot 3 `Quat` reads like a Quaternion, a Godot 2
+//! Image or InputEvent as the map of its Dictionary form ([`crate::godot2`]); a value the
+//! generation lacks fails to write, naming it.
+//!
 //! # The mapping
 //!
 //! | Rust (serde data model) | written as | read from |
