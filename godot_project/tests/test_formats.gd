@@ -149,6 +149,30 @@ func test_godot3_values_read_in_place_and_write_back() -> void:
 		assert_eq(codec.encode_stream(values), file["bytes"], "%s: written back byte for byte" % version)
 
 
+func test_stream_decoder_reads_a_godot3_save_in_pieces() -> void:
+	for version in SAVES:
+		var file := save(version)
+		var bytes: PackedByteArray = file["bytes"]
+		var decoder := FastVariantStreamDecoder.new()
+		assert_eq(decoder.format, 4, "Godot 4 by default")
+		decoder.format = 7
+		assert_eq([decoder.get_error(), decoder.format], [ERR_INVALID_PARAMETER, 4], "format 7 refused")
+		decoder.format = FastVariantCodec.FORMAT_GODOT_3
+		var values := []
+		var at := 0
+		while at < bytes.size():
+			decoder.feed(bytes.slice(at, at + 1000))
+			at += 1000
+			values.append_array(decoder.take_values())
+			if not assert_eq(decoder.get_error(), OK, "%s: %s" % [version, decoder.get_error_message()]):
+				return
+		assert_eq(decoder.finish(), OK, "%s: ends between frames" % version)
+		var descriptions: Array = file["values"]
+		assert_eq(values.size(), descriptions.size(), "%s: count" % version)
+		for i in mini(values.size(), descriptions.size()):
+			assert_same(values[i], expected(descriptions[i]), "%s: value %d" % [version, i])
+
+
 func test_values_godot3_lacks_fail_naming_their_path() -> void:
 	var codec := FastVariantCodec.new()
 	codec.format = FastVariantCodec.FORMAT_GODOT_3

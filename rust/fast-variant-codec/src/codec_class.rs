@@ -527,7 +527,7 @@ impl FastVariantCodec {
 type Conversion<E> = fn(&[u8], &DecodeOptions, &EncodeOptions) -> Result<(Vec<u8>, Report), E>;
 
 /// The generation of a `format` value (4, 3 or 2), else the failure that names it.
-fn generation_of(format: i64) -> Result<Generation, Failure> {
+pub(crate) fn generation_of(format: i64) -> Result<Generation, Failure> {
     Generation::from_number(format).ok_or_else(|| {
         Failure::new(
             Error::ERR_INVALID_PARAMETER,

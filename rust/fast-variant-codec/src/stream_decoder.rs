@@ -8,8 +8,9 @@ use godot::builtin::{GString, PackedByteArray, VarArray};
 use godot::global::Error;
 use godot::register::{godot_api, GodotClass};
 use godot_variant_codec::io::{FrameDecoder, StreamError, StreamErrorKind, DEFAULT_MAX_FRAME_LEN};
-use godot_variant_codec::{DecodeOptions, MAX_RECURSION_DEPTH};
+use godot_variant_codec::{DecodeOptions, Generation, MAX_RECURSION_DEPTH};
 
+use crate::codec_class::generation_of;
 use crate::failure::Failure;
 use crate::read::decode_variant;
 
@@ -40,6 +41,13 @@ pub struct FastVariantStreamDecoder {
     /// from trusted bytes.
     #[var]
     allow_objects: bool,
+    /// The generation of the format the stream is in, as [member FastVariantCodec.format]:
+    /// 4 (the default), 3 (a Godot 3.x [code]put_var[/code] stream or [code]store_var[/code]
+    /// file) or 2. Any other value fails with [constant ERR_INVALID_PARAMETER] and keeps
+    /// the format as it was.
+    #[var(set = set_format)]
+    #[init(val = 4)]
+    format: i64,
     /// The largest frame accepted, in bytes (16 MiB unless set): a longer frame stops the
     /// decoder with [constant ERR_OUT_OF_MEMORY] before any of it is buffered.
     #[var(set = set_max_frame_size)]
@@ -52,6 +60,16 @@ pub struct FastVariantStreamDecoder {
 
 #[godot_api]
 impl FastVariantStreamDecoder {
+    /// Sets [member format]: 4, 3 or 2. Any other value fails (see [method get_error])
+    /// and keeps the format as it was.
+    #[func]
+    fn set_format(&mut self, format: i64) {
+        match generation_of(format) {
+            Ok(_) => self.format = format,
+            Err(failure) => self.failure = Some((failure, -1)),
+        }
+    }
+
     #[func]
     fn set_max_frame_size(&mut self, size: i64) {
         self.max_frame_size = size.max(0);
@@ -72,9 +90,12 @@ impl FastVariantStreamDecoder {
     #[func]
     fn take_values(&mut self) -> VarArray {
         self.failure = None;
+        // `set_format` keeps it one of the generations.
+        let generation = Generation::from_number(self.format).unwrap_or(Generation::GODOT_4);
         let opts = DecodeOptions::default()
             .with_allow_objects(self.allow_objects)
-            .with_max_depth(MAX_RECURSION_DEPTH);
+            .with_max_depth(MAX_RECURSION_DEPTH)
+            .with_generation(generation);
         let mut values = VarArray::new();
         loop {
             let frame = match self.decoder.next_frame() {
@@ -124,8 +145,8 @@ impl FastVariantStreamDecoder {
         self.decoder.offset() as i64
     }
 
-    /// The error of the last [method take_values] or [method finish], [constant OK] if it
-    /// had none.
+    /// The error of the last [method take_values], [method finish] or [member format]
+    /// change, [constant OK] if it had none.
     #[func]
     fn get_error(&self) -> Error {
         self.failure.as_ref().map_or(Error::OK, |(f, _)| f.error)
