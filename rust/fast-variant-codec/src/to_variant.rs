@@ -60,6 +60,7 @@ pub fn variant(value: &Value) -> Result<Variant, ToVariantError> {
     stack_room::step(|| convert(value))
 }
 
+/// One value: the scalars and strings here, each family of the rest by its own function.
 fn convert(value: &Value) -> Result<Variant, ToVariantError> {
     Ok(match value {
         Value::Nil => Variant::nil(),
@@ -67,6 +68,50 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::Int(i) => i.to_variant(),
         Value::Float(f) => f.to_variant(),
         Value::String(s) => gstring(s).to_variant(),
+        Value::StringName(s) => string_name(s).to_variant(),
+        // The binding can build a NodePath only from its text, which the engine parses
+        // again: slower than the engine's decoding of its parts, and not always the same.
+        Value::NodePath(_) => engine_decoded(value)?,
+        Value::Rid(id) => Rid::new(*id).to_variant(),
+        Value::Object(object) => self::object(object)?,
+        Value::Callable => Callable::invalid().to_variant(),
+        // The binding can only build a Signal from a live object; the engine keeps any id.
+        Value::Signal(_) => engine_decoded(value)?,
+        Value::Dictionary(d) => dictionary(d)?,
+        Value::Array(a) => array(a)?,
+        Value::Vector2(_)
+        | Value::Vector2i(_)
+        | Value::Rect2(_)
+        | Value::Rect2i(_)
+        | Value::Vector3(_)
+        | Value::Vector3i(_)
+        | Value::Transform2D(_)
+        | Value::Vector4(_)
+        | Value::Vector4i(_)
+        | Value::Plane(_)
+        | Value::Quaternion(_)
+        | Value::Aabb(_)
+        | Value::Basis(_)
+        | Value::Transform3D(_)
+        | Value::Projection(_)
+        | Value::Color(_) => math(value),
+        Value::PackedByteArray(_)
+        | Value::PackedInt32Array(_)
+        | Value::PackedInt64Array(_)
+        | Value::PackedFloat32Array(_)
+        | Value::PackedFloat64Array(_)
+        | Value::PackedStringArray(_)
+        | Value::PackedVector2Array(_)
+        | Value::PackedVector3Array(_)
+        | Value::PackedColorArray(_)
+        | Value::PackedVector4Array(_) => packed_array(value),
+    })
+}
+
+/// A math type (vectors, Rect2, Transform2D, Plane, Quaternion, AABB, Basis, Transform3D,
+/// Projection, Color) in this build's single precision.
+fn math(value: &Value) -> Variant {
+    match value {
         Value::Vector2(r) => from_components::<Vector2, 2>(r.to_f32()).to_variant(),
         Value::Vector2i([x, y]) => Vector2i::new(*x, *y).to_variant(),
         Value::Rect2(r) => from_components::<Rect2, 4>(r.to_f32()).to_variant(),
@@ -95,17 +140,13 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
             a: *a,
         }
         .to_variant(),
-        Value::StringName(s) => string_name(s).to_variant(),
-        // The binding can build a NodePath only from its text, which the engine parses
-        // again: slower than the engine's decoding of its parts, and not always the same.
-        Value::NodePath(_) => engine_decoded(value)?,
-        Value::Rid(id) => Rid::new(*id).to_variant(),
-        Value::Object(object) => self::object(object)?,
-        Value::Callable => Callable::invalid().to_variant(),
-        // The binding can only build a Signal from a live object; the engine keeps any id.
-        Value::Signal(_) => engine_decoded(value)?,
-        Value::Dictionary(d) => dictionary(d)?,
-        Value::Array(a) => array(a)?,
+        other => unreachable!("{} is no math type", other.variant_type()),
+    }
+}
+
+/// A packed array.
+fn packed_array(value: &Value) -> Variant {
+    match value {
         Value::PackedByteArray(bytes) => PackedByteArray::from(bytes.as_slice()).to_variant(),
         Value::PackedInt32Array(v) => PackedInt32Array::from(v.as_slice()).to_variant(),
         Value::PackedInt64Array(v) => PackedInt64Array::from(v.as_slice()).to_variant(),
@@ -130,7 +171,8 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::PackedVector4Array(v) => packed(v, from_components::<Vector4, 4>)
             .collect::<PackedVector4Array>()
             .to_variant(),
-    })
+        other => unreachable!("{} is no packed array", other.variant_type()),
+    }
 }
 
 fn object(object: &WireObject) -> Result<Variant, ToVariantError> {

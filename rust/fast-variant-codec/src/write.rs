@@ -370,33 +370,47 @@ impl<S: Sink> VariantWriter<S> {
     /// An Array or a Dictionary, elements read in place. `t` is `v`'s type (from `type_of`).
     #[inline(never)]
     fn container(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
-        let fail = |kind| ValueError { depth, kind };
-        let ffi = self.ffi;
-        // SAFETY: `v` is of type `t`; the engine value inside it is read while `v` is
-        // borrowed.
-        let at = unsafe { ffi.internal(v, t) };
         if t == VariantType::ARRAY {
-            // SAFETY: `at` is the Array inside `v` (`t` is ARRAY), live while `v` is borrowed.
-            let element_type = if unsafe { ffi.array_is_typed(at) } {
-                self.container_type(v, ARRAY_TYPE_QUERIES).map_err(fail)?
-            } else {
-                ContainerType::Untyped
-            };
-            // SAFETY: `v` is an Array (`t` is ARRAY), viewed while `v` is borrowed.
-            let array = unsafe { ffi.view::<VarArray>(v, t) };
-            if !self.mode.full_objects {
-                // Without full objects no script runs during the walk (as for dictionaries
-                // below): the array cannot change under it.
-                return self.elements(&array, &element_type, depth);
-            }
-            // With full objects, property getters run during the walk and could change the
-            // array (resize it, move its elements): it is walked as a shallow copy taken
-            // first, which only this walk holds (as dictionaries are, below).
-            let snapshot = InnerArray::from_outer(&array).duplicate(false);
-            return self.elements(&snapshot, &element_type, depth);
+            self.array(v, t, depth)
+        } else {
+            self.dictionary(v, t, depth)
         }
-        // SAFETY: `at` is the Dictionary inside `v` (`t` is DICTIONARY), live while `v` is
-        // borrowed.
+    }
+
+    /// An Array (`t`, `v`'s type, is ARRAY): its element type, then its elements.
+    fn array(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        let ffi = self.ffi;
+        // SAFETY: `v` is of type `t`; the Array inside it is read while `v` is borrowed.
+        let at = unsafe { ffi.internal(v, t) };
+        // SAFETY: `at` is the Array inside `v`, live while `v` is borrowed.
+        let element_type = if unsafe { ffi.array_is_typed(at) } {
+            self.container_type(v, ARRAY_TYPE_QUERIES)
+                .map_err(|kind| ValueError { depth, kind })?
+        } else {
+            ContainerType::Untyped
+        };
+        // SAFETY: `v` is an Array (`t` is ARRAY), viewed while `v` is borrowed.
+        let array = unsafe { ffi.view::<VarArray>(v, t) };
+        if !self.mode.full_objects {
+            // Without full objects no script runs during the walk (as for dictionaries):
+            // the array cannot change under it.
+            return self.elements(&array, &element_type, depth);
+        }
+        // With full objects, property getters run during the walk and could change the
+        // array (resize it, move its elements): it is walked as a shallow copy taken
+        // first, which only this walk holds (as dictionaries are).
+        let snapshot = InnerArray::from_outer(&array).duplicate(false);
+        self.elements(&snapshot, &element_type, depth)
+    }
+
+    /// A Dictionary (`t`, `v`'s type, is DICTIONARY): its key and value types, then its
+    /// entries; in Godot 2, a Dictionary of a Godot 2 type's form as that type.
+    fn dictionary(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        let ffi = self.ffi;
+        // SAFETY: `v` is of type `t`; the Dictionary inside it is read while `v` is borrowed.
+        let at = unsafe { ffi.internal(v, t) };
+        let fail = |kind| ValueError { depth, kind };
+        // SAFETY: `at` is the Dictionary inside `v`, live while `v` is borrowed.
         let (key_type, value_type) = if unsafe { ffi.dictionary_is_typed(at) } {
             (
                 self.container_type(v, KEY_TYPE_QUERIES).map_err(fail)?,
@@ -413,47 +427,70 @@ impl<S: Sink> VariantWriter<S> {
                 return Ok(());
             }
         }
-        if !self.mode.full_objects {
-            // In place (see `for_each_entry`), no copies. No script runs meanwhile (none
-            // does without full objects), so the dictionary cannot change under the walk.
-            // SAFETY: `at` is the Dictionary inside `v`.
-            let len = unsafe { ffi.dictionary_size(at) };
-            self.enc.begin_dictionary(&key_type, &value_type, len)?;
-            let mut entries = 0;
-            ffi.for_each_entry(v, |key, value| {
-                entries += 1;
-                self.value(key, depth + 1)
-                    .map_err(|e| e.in_key(|| path_key(key)))?;
-                self.value(value, depth + 1)
-                    .map_err(|e| e.in_key(|| path_key(key)))
-            })?;
-            assert_eq!(entries, len, "the dictionary changed while it was written");
-            return Ok(());
+        // SAFETY: `at` is the Dictionary inside `v`.
+        let len = unsafe { ffi.dictionary_size(at) };
+        self.enc.begin_dictionary(&key_type, &value_type, len)?;
+        if self.mode.full_objects {
+            self.snapshot_entries(v, t, depth)
+        } else {
+            self.entries_in_place(v, len, depth)
         }
-        // With full objects, property getters run during the walk and could change the
-        // dictionary: its entries are taken first, as two arrays the engine fills from its
-        // own list (a snapshot): two arrays per dictionary, the price of soundness here.
+    }
+
+    /// The `len` entries of the Dictionary in `v`, read in place (see `for_each_entry`), no
+    /// copies. Only without full objects: then no script runs meanwhile, so the dictionary
+    /// cannot change under the walk.
+    fn entries_in_place(
+        &mut self,
+        v: &Variant,
+        len: usize,
+        depth: usize,
+    ) -> Result<(), WriteError> {
+        let mut entries = 0;
+        self.ffi.for_each_entry(v, |key, value| {
+            entries += 1;
+            self.entry(key, value, depth)
+        })?;
+        assert_eq!(entries, len, "the dictionary changed while it was written");
+        Ok(())
+    }
+
+    /// The entries of the Dictionary in `v` (of type `t`), taken first, as two arrays the
+    /// engine fills from its own list (a snapshot, of the size just written: no script ran
+    /// since): with full objects, property getters run during the walk and could change
+    /// the dictionary. Two arrays per dictionary, the price of soundness here.
+    fn snapshot_entries(
+        &mut self,
+        v: &Variant,
+        t: VariantType,
+        depth: usize,
+    ) -> Result<(), WriteError> {
+        let ffi = self.ffi;
         // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
         let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
         let inner = InnerDictionary::from_outer(&dictionary);
         let keys: AnyArray = inner.keys();
         let values: AnyArray = inner.values();
-        let len = keys.len();
-        self.enc.begin_dictionary(&key_type, &value_type, len)?;
-        for i in 0..len {
-            // SAFETY: both arrays have `len` elements and are held here.
+        for i in 0..keys.len() {
+            // SAFETY: both arrays have the dictionary's size and are held here.
             let (key, value) = unsafe {
                 (
                     ffi.array_element(keys.sys(), i),
                     ffi.array_element(values.sys(), i),
                 )
             };
-            self.value(key, depth + 1)
-                .map_err(|e| e.in_key(|| path_key(key)))?;
-            self.value(value, depth + 1)
-                .map_err(|e| e.in_key(|| path_key(key)))?;
+            self.entry(key, value, depth)?;
         }
         Ok(())
+    }
+
+    /// One entry of a Dictionary at `depth`: its key, then its value, errors naming the key.
+    #[inline]
+    fn entry(&mut self, key: &Variant, value: &Variant, depth: usize) -> Result<(), WriteError> {
+        self.value(key, depth + 1)
+            .map_err(|e| e.in_key(|| path_key(key)))?;
+        self.value(value, depth + 1)
+            .map_err(|e| e.in_key(|| path_key(key)))
     }
 
     fn object(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {

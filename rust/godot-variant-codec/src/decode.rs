@@ -369,8 +369,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         }
     }
 
-    /// Runs `work` on a decoder of [`Value`]s at the same place in the input: for what is
-    /// worked out on the value model (typed containers' conversions, full objects).
+    /// Runs `work` on a decoder that builds [`Value`]s, from where this one stands in the
+    /// input. The rules worked out on the value model (typed containers' conversions, full
+    /// objects) decode their part as `Value`s whatever this decoder's builder makes; the
+    /// input's cursor and reservation budget go to that decoder and come back with what it
+    /// consumed, so that the two read the input as one decoder would.
     fn on_values<R>(
         &mut self,
         work: impl FnOnce(&mut Decoder<'a, 'o, '_, ValueBuilder>) -> Result<R, DecodeError>,
@@ -604,7 +607,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
         // A key that `element` would hand over as it is, when it is a plain String, goes to
-        // the builder as its text (see `Build::insert_text_key`).
+        // the builder as its text (see `Build::insert_text_key`). That path reads the key
+        // without `value`, so it is taken only where `value` would accept the key's depth.
         let string_header = self
             .generation
             .wire_id(VariantType::String)
