@@ -229,9 +229,13 @@ impl Generation {
     }
 
     /// The Godot 2 type without a Godot 4 twin that a wire id stands for.
+    #[inline]
     pub fn godot2_type(&self, wire_id: u32) -> Option<Godot2Type> {
+        if self.number != 2 {
+            return None;
+        }
         let (_, t) = GODOT_2_ONLY.iter().find(|(id, _)| *id == wire_id)?;
-        (self.number == 2).then_some(*t)
+        Some(*t)
     }
 
     /// The wire id of a Godot 2 type without a Godot 4 twin (Godot 2 only).
