@@ -39,6 +39,7 @@ pub trait Build {
     type Array;
     /// A Dictionary being filled.
     type Dictionary;
+    /// The builder's error; the decoder's own errors convert into it.
     type Error: From<DecodeError>;
 
     /// Whether the decoder applies typed containers' element rules (convert or drop, as
@@ -50,15 +51,19 @@ pub trait Build {
     /// Any value, as the codec's own model has it.
     fn value(&mut self, v: Value) -> Result<Self::Value, Self::Error>;
 
+    /// A nil.
     fn nil(&mut self) -> Result<Self::Value, Self::Error> {
         self.value(Value::Nil)
     }
+    /// A bool.
     fn bool(&mut self, b: bool) -> Result<Self::Value, Self::Error> {
         self.value(Value::Bool(b))
     }
+    /// An int (one of 32 bits sign-extended).
     fn int(&mut self, i: i64) -> Result<Self::Value, Self::Error> {
         self.value(Value::Int(i))
     }
+    /// A float (one of 32 bits widened, exactly).
     fn float(&mut self, f: f64) -> Result<Self::Value, Self::Error> {
         self.value(Value::Float(f))
     }
@@ -66,6 +71,8 @@ pub trait Build {
     fn string(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
         self.value(Value::String(s.to_owned()))
     }
+    /// A StringName's text, as [`string`](Self::string) has a String's (Godot 4 only:
+    /// before, names travel as Strings).
     fn string_name(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
         self.value(Value::StringName(s.to_owned()))
     }
@@ -95,6 +102,8 @@ pub trait Build {
         element_type: &ContainerType,
         capacity: usize,
     ) -> Result<Self::Array, Self::Error>;
+    /// Appends an element the decoder keeps (of a typed Array: converted already, when
+    /// [`CHECKS_ELEMENTS`](Self::CHECKS_ELEMENTS)).
     fn push(&mut self, array: &mut Self::Array, item: Self::Value) -> Result<(), Self::Error>;
     /// The finished Array (`element_type` is the one it began with).
     fn end_array(
@@ -103,6 +112,8 @@ pub trait Build {
         element_type: ContainerType,
     ) -> Result<Self::Value, Self::Error>;
 
+    /// A new Dictionary of `key_type` and `value_type`; `capacity` is how many entries the
+    /// input can still hold, at most the count it announces.
     fn begin_dictionary(
         &mut self,
         key_type: &ContainerType,
@@ -142,9 +153,11 @@ pub trait Build {
 /// PackedFloat32/64Array, PackedColorArray, PackedVector2/3/4Array.
 #[derive(Debug, Clone, Copy)]
 pub struct Packed<'a> {
+    /// Which packed array it is (one of those above).
     pub array_type: VariantType,
     /// For PackedVector2/3/4Array: the components are 64-bit floats.
     pub wide: bool,
+    /// How many elements: `bytes` holds `count` × [`element_size`](Self::element_size).
     pub count: usize,
     /// The elements' little-endian bytes (for a PackedByteArray, without its padding).
     pub bytes: &'a [u8],
@@ -952,6 +965,7 @@ pub(crate) fn reserve(
 pub struct RawNodePath<'a> {
     /// See [`encoded`](Self::encoded).
     encoded: Option<&'a [u8]>,
+    /// Whether the path starts at the root (a leading `/`): bit 0 of the flags word.
     pub absolute: bool,
     /// The names, then the subnames.
     texts: Vec<&'a str>,
@@ -969,14 +983,17 @@ impl<'a> RawNodePath<'a> {
         self.encoded
     }
 
+    /// The node names.
     pub fn names(&self) -> &[&'a str] {
         &self.texts[..self.name_count]
     }
 
+    /// The subnames; a property the flags announce is the last (in Godot 2, unless empty).
     pub fn subnames(&self) -> &[&'a str] {
         &self.texts[self.name_count..]
     }
 
+    /// The path as a [`NodePath`] of its own texts.
     pub fn to_node_path(&self) -> NodePath {
         let owned = |texts: &[&str]| texts.iter().map(|&t| t.to_owned()).collect();
         NodePath {

@@ -37,22 +37,28 @@ pub struct Encoder<S: Sink> {
 }
 
 impl<S: Sink> Encoder<S> {
+    /// A writer into `sink`, by the rules of `opts` (generation, precision, depth limit).
     pub fn new(sink: S, opts: EncodeOptions) -> Self {
         Encoder { sink, opts }
     }
 
+    /// Where the bytes went, as written so far.
     pub fn sink(&self) -> &S {
         &self.sink
     }
 
+    /// Where the bytes go, to reach into it directly (to set a count written before the
+    /// elements were counted, say).
     pub fn sink_mut(&mut self) -> &mut S {
         &mut self.sink
     }
 
+    /// Where the bytes went, the writer done.
     pub fn into_sink(self) -> S {
         self.sink
     }
 
+    /// The options the bytes are written by.
     pub fn options(&self) -> &EncodeOptions {
         &self.opts
     }
@@ -155,10 +161,12 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
+    /// A nil: its header alone.
     pub fn nil(&mut self) {
         self.header(VariantType::Nil, 0);
     }
 
+    /// A bool: a 32-bit word, 1 or 0.
     pub fn bool(&mut self, b: bool) {
         self.header(VariantType::Bool, 0);
         self.sink.put(u32::from(b));
@@ -207,11 +215,14 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
+    /// A String: its header, then the text as [`string_body`](Self::string_body) writes it.
     #[inline]
     pub fn string<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
         self.text_value(VariantType::String, s)
     }
 
+    /// A StringName, written as a String is; before Godot 4, with a String's header (see
+    /// [`Generation::wire_id`](crate::Generation::wire_id)).
     pub fn string_name<T: Text + ?Sized>(&mut self, s: &T) -> Result<(), EncodeError> {
         self.text_value(VariantType::StringName, s)
     }
@@ -288,6 +299,8 @@ impl<S: Sink> Encoder<S> {
         self.header(VariantType::Callable, 0);
     }
 
+    /// A Signal: its name as [`string_body`](Self::string_body) writes it, then the
+    /// instance id of its object in 64 bits.
     pub fn signal<T: Text + ?Sized>(
         &mut self,
         name: &T,
@@ -486,28 +499,34 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
+    /// A PackedByteArray: its count, the bytes, then zeros up to a multiple of 4.
     pub fn packed_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.packed(VariantType::PackedByteArray, bytes)?;
         self.sink.put_zeros(padding(bytes.len()));
         Ok(())
     }
 
+    /// A PackedInt32Array: its count, then the 32-bit ints.
     pub fn packed_int32s(&mut self, items: &[i32]) -> Result<(), EncodeError> {
         self.packed(VariantType::PackedInt32Array, items)
     }
 
+    /// A PackedInt64Array: its count, then the 64-bit ints.
     pub fn packed_int64s(&mut self, items: &[i64]) -> Result<(), EncodeError> {
         self.packed(VariantType::PackedInt64Array, items)
     }
 
+    /// A PackedFloat32Array: its count, then the 32-bit floats.
     pub fn packed_float32s(&mut self, items: &[f32]) -> Result<(), EncodeError> {
         self.packed(VariantType::PackedFloat32Array, items)
     }
 
+    /// A PackedFloat64Array: its count, then the 64-bit floats.
     pub fn packed_float64s(&mut self, items: &[f64]) -> Result<(), EncodeError> {
         self.packed(VariantType::PackedFloat64Array, items)
     }
 
+    /// A PackedColorArray: its count, then each color's r, g, b, a in 32 bits.
     pub fn packed_colors(&mut self, items: &[[f32; 4]]) -> Result<(), EncodeError> {
         self.packed(VariantType::PackedColorArray, items)
     }

@@ -6,12 +6,23 @@ use crate::types::VariantType;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(i32)]
 pub enum GodotError {
+    /// `OK`: no error (no error of this codec maps to it).
     Ok = 0,
+    /// `ERR_UNAVAILABLE`: a script to write that is not a `res://` path.
     Unavailable = 2,
+    /// `ERR_UNAUTHORIZED`: a whole object in the input while objects are not allowed.
     Unauthorized = 4,
+    /// `ERR_OUT_OF_MEMORY`: nesting beyond the depth limit, or a frame over the maximum
+    /// length.
     OutOfMemory = 6,
+    /// `ERR_FILE_EOF`: a String running past the end of the input, or a stream that ends
+    /// inside a frame (or cannot be read).
     FileEof = 18,
+    /// `ERR_INVALID_DATA`: any other input that is not a valid value (in a stream, also
+    /// a value serde cannot map).
     InvalidData = 30,
+    /// `ERR_INVALID_PARAMETER`: a value the format cannot write (a length beyond `int`, a
+    /// type the generation written has not).
     InvalidParameter = 31,
 }
 
@@ -26,32 +37,67 @@ impl GodotError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
+    /// The input ends inside the item named (`"int"`, `"Vector3"`, `"Array count"`…);
+    /// reported at the item's first byte.
     #[error("truncated {0}")]
     Truncated(&'static str),
+    /// A text's length word announces more bytes (with their padding to 4) than the input
+    /// has left, or more than `i32::MAX`; reported at the length word.
     #[error("String length {length} exceeds the remaining {remaining} bytes")]
-    StringPastEnd { length: u32, remaining: usize },
-    #[error("invalid UTF-8 in String")]
-    InvalidUtf8,
-    #[error("Godot 2 Image format {0} is not one of Godot 2's 23")]
-    ImageFormat(u32),
-    #[error("unknown type id {0}")]
-    UnknownType(u32),
-    #[error("unknown container element type id {0}")]
-    UnknownContainerType(u32),
-    #[error("{what} count {count} does not fit in the remaining {remaining} bytes")]
-    CountPastEnd {
-        what: VariantType,
-        count: u32,
+    StringPastEnd {
+        /// The length word.
+        length: u32,
+        /// The input's bytes after the length word.
         remaining: usize,
     },
+    /// A text (after a leading BOM, up to its first NUL) that is not valid UTF-8;
+    /// reported at its length word.
+    #[error("invalid UTF-8 in String")]
+    InvalidUtf8,
+    /// A Godot 2 Image's format word (held here) is not below
+    /// [`IMAGE_FORMAT_COUNT`](crate::godot2::IMAGE_FORMAT_COUNT); reported at that word.
+    #[error("Godot 2 Image format {0} is not one of Godot 2's 23")]
+    ImageFormat(u32),
+    /// A header's type id (held here: its low byte, in Godot 2 the whole word) names no
+    /// type of the generation read; reported at the header.
+    #[error("unknown type id {0}")]
+    UnknownType(u32),
+    /// A typed container's built-in element (key, value) type id (held here) is no Godot 4
+    /// type; reported at that id's word.
+    #[error("unknown container element type id {0}")]
+    UnknownContainerType(u32),
+    /// A packed array's count announces more elements than the rest of the input holds, or
+    /// more than `i32::MAX`; reported at the count word.
+    #[error("{what} count {count} does not fit in the remaining {remaining} bytes")]
+    CountPastEnd {
+        /// The packed array's type.
+        what: VariantType,
+        /// The count word.
+        count: u32,
+        /// The input's bytes after the count word.
+        remaining: usize,
+    },
+    /// A NodePath whose first word lacks the new-format bit: the obsolete string form,
+    /// which the engine refuses too; reported at that word.
     #[error("NodePath in the obsolete string form")]
     ObsoleteNodePath,
+    /// A value nested deeper than the `max_depth` held here (see
+    /// [`DecodeOptions::max_depth`](crate::DecodeOptions::max_depth)); reported at its
+    /// header.
     #[error("nesting deeper than {0}")]
     TooDeep(usize),
+    /// A whole object while [`DecodeOptions::allow_objects`](crate::DecodeOptions) is
+    /// off; reported at its header.
     #[error("encoded object, but objects are not allowed")]
     ObjectsNotAllowed,
+    /// A script path (held here) that is not `res://` followed by more; reported at the
+    /// path of a typed container's script type (only when objects are allowed: otherwise
+    /// the type is [`ENCODED_OBJECT_AS_ID`](crate::ENCODED_OBJECT_AS_ID)), or at the
+    /// value of a whole object's `script` property (Godot 4).
     #[error("invalid script path {0:?}")]
     InvalidScriptPath(String),
+    /// A whole object's `script` property holds a value of the type held here, neither
+    /// nil nor a String (Godot 4); reported at the value.
     #[error("\"script\" property is a {0}, not a String path")]
     ScriptNotAPath(VariantType),
 }
@@ -60,7 +106,10 @@ pub enum DecodeErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind} at byte {offset}")]
 pub struct DecodeError {
+    /// Where the failure was found: a byte offset from the start of the input (of the
+    /// larger buffer, for [`decode_at`](crate::decode_at)), never past its end.
     pub offset: usize,
+    /// What went wrong.
     pub kind: DecodeErrorKind,
 }
 
@@ -89,10 +138,23 @@ impl DecodeError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
+    /// A value nested deeper than the `max_depth` held here (see
+    /// [`EncodeOptions::max_depth`](crate::EncodeOptions::max_depth)); reported where its
+    /// header would go.
     #[error("nesting deeper than {0}")]
     TooDeep(usize),
+    /// A length or count beyond the engine's `int` (`i32::MAX`), or a NodePath of 2^31
+    /// names or more; reported where it would go (a frame body's: at the frame).
     #[error("{what} of {len} elements is longer than the format's 2^31 - 1")]
-    TooLong { what: VariantType, len: usize },
+    TooLong {
+        /// Whose length it is: the value's type, or String for a text inside a value (a
+        /// name, a class); for a frame body, its header's id read as a Godot 4 type.
+        what: VariantType,
+        /// The length: elements, or bytes for a text or a frame body.
+        len: usize,
+    },
+    /// A script (a whole object's `script` property in Godot 4, a typed container's script
+    /// type) whose path, held here, does not start with `res://`.
     #[error("script path {0:?} is not a res:// path")]
     InvalidScriptPath(String),
     /// A value the generation written cannot hold (a Vector2i for Godot 3, say), and where
@@ -100,8 +162,12 @@ pub enum EncodeErrorKind {
     /// (empty for the value itself).
     #[error("{what}{} cannot be written in the {generation} format", at_path(path))]
     NotInGeneration {
+        /// What cannot be written: a type's name, `int 4294967296`, `typed Array`,
+        /// `whole object`…
         what: String,
+        /// The generation written, by [`Generation::name`](crate::Generation::name).
         generation: &'static str,
+        /// Where the value sits, as above (empty for the value itself).
         path: String,
     },
 }
@@ -156,7 +222,10 @@ impl PathKey {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind} at byte {offset}")]
 pub struct EncodeError {
+    /// Where the failing element would have gone: the output's length then (for
+    /// [`encode_into`](crate::encode_into), counted from the start of its `out`).
     pub offset: usize,
+    /// What went wrong.
     pub kind: EncodeErrorKind,
 }
 

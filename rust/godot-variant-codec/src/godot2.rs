@@ -45,14 +45,23 @@ pub const KEY_MODIFIER_MASK: u32 = 0xF << 25;
 
 /// Godot 2's InputEvent types.
 pub mod event_type {
+    /// No event: no fields.
     pub const NONE: i32 = 0;
+    /// A key: modifiers and scancode.
     pub const KEY: i32 = 1;
+    /// Mouse motion: no fields in the format.
     pub const MOUSE_MOTION: i32 = 2;
+    /// A mouse button: its index.
     pub const MOUSE_BUTTON: i32 = 3;
+    /// A joystick axis: the axis and its value.
     pub const JOYSTICK_MOTION: i32 = 4;
+    /// A joystick button: its index.
     pub const JOYSTICK_BUTTON: i32 = 5;
+    /// A touch: its index.
     pub const SCREEN_TOUCH: i32 = 6;
+    /// A drag: no fields in the format.
     pub const SCREEN_DRAG: i32 = 7;
+    /// An action: no fields in the format (not even its name).
     pub const ACTION: i32 = 8;
 }
 
@@ -65,7 +74,9 @@ pub struct Image {
     /// Mip levels beyond the base level (a negative count is the whole chain down to the
     /// format's smallest level).
     pub mipmaps: i32,
+    /// Width in pixels: 1 to [`IMAGE_MAX_SIZE`] in an image Godot 2 keeps, 0 in the empty one.
     pub width: u32,
+    /// Height in pixels, likewise.
     pub height: u32,
     /// The pixel data, mipmaps included.
     pub data: Vec<u8>,
@@ -76,6 +87,7 @@ pub struct Image {
 pub struct InputEvent {
     /// The event type ([`event_type`]; any other value is an event without fields).
     pub event_type: i32,
+    /// The device the event came from.
     pub device: i32,
     /// The type's fields, in wire order: KEY: modifier mask, scancode; MOUSE_BUTTON,
     /// JOYSTICK_BUTTON: button index; JOYSTICK_MOTION: axis, then the axis value's bits
@@ -86,17 +98,34 @@ pub struct InputEvent {
 /// An InputEvent's fields (see [`InputEvent::fields`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum EventFields {
+    /// No fields: every type but those below.
     None,
-    Key { modifiers: u32, scancode: u32 },
+    /// KEY's fields.
+    Key {
+        /// The modifier bits, within [`KEY_MODIFIER_MASK`] (others are dropped when read).
+        modifiers: u32,
+        /// Godot 2's scancode of the key.
+        scancode: u32,
+    },
+    /// MOUSE_BUTTON's or JOYSTICK_BUTTON's button index.
     ButtonIndex(i32),
-    JoystickMotion { axis: i32, axis_value: f32 },
+    /// JOYSTICK_MOTION's fields.
+    JoystickMotion {
+        /// The axis.
+        axis: i32,
+        /// Where the axis stands.
+        axis_value: f32,
+    },
+    /// SCREEN_TOUCH's touch index.
     TouchIndex(i32),
 }
 
 /// A Godot 2 value without a Godot 4 twin.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Godot2Value {
+    /// An `Image`.
     Image(Image),
+    /// An `InputEvent`.
     InputEvent(InputEvent),
 }
 

@@ -59,10 +59,19 @@ pub enum StreamErrorKind {
     /// A length prefix announces more than the maximum frame length. The frame cannot be
     /// skipped without reading it: the decoder stops here.
     #[error("frame of {len} bytes is longer than the maximum of {max}")]
-    FrameTooLong { len: usize, max: usize },
+    FrameTooLong {
+        /// The body length the prefix announces.
+        len: usize,
+        /// The decoder's maximum ([`FrameDecoder::max_frame_len`]).
+        max: usize,
+    },
     /// The stream ended inside a frame.
     #[error("the stream ends inside a frame, {needed} bytes short")]
-    Truncated { needed: usize },
+    Truncated {
+        /// How many more bytes the frame needs, as far as its prefix tells (while the
+        /// prefix is cut short, the rest of the prefix).
+        needed: usize,
+    },
     /// The frame is whole but its value is not valid (the error's offset counts from the
     /// start of the stream). The frame is skipped: the next value read is the next frame's.
     #[error("{0}")]
@@ -87,6 +96,7 @@ pub struct StreamError {
     /// Offset of the frame's length prefix in the stream (for a failed write: where the
     /// frame would have started).
     pub offset: usize,
+    /// What went wrong.
     pub kind: StreamErrorKind,
 }
 
@@ -466,10 +476,12 @@ impl<R: Read> FrameReader<R> {
         self.decoder.offset()
     }
 
+    /// The reader.
     pub fn get_ref(&self) -> &R {
         &self.inner
     }
 
+    /// The reader, mutably: bytes read from it directly are lost to the frames.
     pub fn get_mut(&mut self) -> &mut R {
         &mut self.inner
     }
@@ -588,14 +600,18 @@ impl<W: Write> FrameWriter<W> {
         self.written
     }
 
+    /// The writer.
     pub fn get_ref(&self) -> &W {
         &self.inner
     }
 
+    /// The writer, mutably: bytes written to it directly go between frames, and
+    /// [`offset`](Self::offset) does not count them.
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.inner
     }
 
+    /// The writer, which has been handed every frame (this one keeps none back).
     pub fn into_inner(self) -> W {
         self.inner
     }

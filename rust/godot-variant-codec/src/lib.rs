@@ -15,6 +15,8 @@
 //! them into a [`Build`]er; both walk [`Value`]s, and the Godot binding walks engine
 //! Variants through the same two.
 
+#![warn(missing_docs)]
+
 mod class_names;
 #[cfg(feature = "tokio")]
 pub mod codec;

@@ -8,7 +8,7 @@ macro_rules! variant_types {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum VariantType {
-            $($variant,)*
+            $(#[doc = concat!("Godot's `", $name, "`.")] $variant,)*
         }
 
         impl VariantType {
@@ -104,7 +104,9 @@ pub struct Generation {
 /// [`crate::godot2`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Godot2Type {
+    /// `Image`, wire id 15.
     Image,
+    /// `InputEvent`, wire id 19.
     InputEvent,
 }
 

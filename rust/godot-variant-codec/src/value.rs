@@ -15,7 +15,9 @@ use crate::types::VariantType;
 /// unless the value is encoded for the other precision.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Reals<const N: usize> {
+    /// 32-bit components: a default build's (a header without the 64-bit flag).
     Single([f32; N]),
+    /// 64-bit components: a `precision=double` build's (a flagged header).
     Double([f64; N]),
 }
 
@@ -52,11 +54,14 @@ impl<const N: usize> From<[f64; N]> for Reals<N> {
 /// A packed array of `N`-component real vectors (PackedVector2/3/4Array), in wire precision.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PackedReals<const N: usize> {
+    /// Vectors of 32-bit components: a default build's (a header without the 64-bit flag).
     Single(Vec<[f32; N]>),
+    /// Vectors of 64-bit components: a `precision=double` build's (a flagged header).
     Double(Vec<[f64; N]>),
 }
 
 impl<const N: usize> PackedReals<N> {
+    /// The number of vectors (not of components).
     pub fn len(&self) -> usize {
         match self {
             PackedReals::Single(v) => v.len(),
@@ -64,6 +69,7 @@ impl<const N: usize> PackedReals<N> {
         }
     }
 
+    /// Whether the array holds no vector.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -138,34 +144,51 @@ pub enum Object {
 /// path as a String).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FullObject {
+    /// The class, as Godot 4 names it: a Godot 3 or 2 name is read as its Godot 4 one and
+    /// written back as the generation's (see [`crate::godot4_class`]).
     pub class: String,
+    /// The properties in wire order, each its name and value.
     pub properties: Vec<(String, Value)>,
 }
 
+/// A NodePath: `/root/Player:position:x` is absolute, with names `root`, `Player` and
+/// subnames `position`, `x`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodePath {
+    /// The node names, the parts joined by `/` in the path's text.
     pub names: Vec<String>,
+    /// The subnames (properties, sub-resources), the parts after the first `:`.
     pub subnames: Vec<String>,
+    /// Whether the path starts at the root (a leading `/`): bit 0 of the flags word.
     pub absolute: bool,
 }
 
+/// A Signal: its name and the object that emits it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Signal {
+    /// The signal's name (a String on the wire).
     pub name: String,
+    /// The instance id of the object that has the signal (64 bits on the wire).
     pub object_id: u64,
 }
 
+/// An Array: its element type and its elements.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Array {
+    /// What the Array holds: [`ContainerType::Untyped`] but for a typed Array (Godot 4).
     pub element_type: ContainerType,
+    /// The elements, in order.
     pub items: Vec<Value>,
 }
 
 /// A Dictionary: its entries in insertion order, keys unique as the engine keeps them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Dictionary {
+    /// The type of the keys: [`ContainerType::Untyped`] but for a typed Dictionary (Godot 4).
     pub key_type: ContainerType,
+    /// The type of the values, likewise.
     pub value_type: ContainerType,
+    /// The entries, each key then its value, in insertion order (the wire's).
     pub entries: Vec<(Value, Value)>,
 }
 
@@ -181,22 +204,35 @@ pub struct Dictionary {
 /// hold many of them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value {
+    /// `null`: the header alone.
     #[default]
     Nil,
+    /// A bool: a 32-bit word, which reads as `true` when it is not 0.
     Bool(bool),
+    /// An int: 32 bits on the wire when it fits, else 64, flagged (Godot 2 has 32 only).
     Int(i64),
+    /// A float: 32 bits on the wire when that is exact, else 64, flagged (Godot 2: always
+    /// 32, narrowed).
     Float(f64),
+    /// A String: its UTF-8 length, its bytes, zeros up to a multiple of 4.
     String(String),
+    /// x, y
     Vector2(Reals<2>),
+    /// x, y
     Vector2i([i32; 2]),
     /// position x, y, size x, y
     Rect2(Reals<4>),
+    /// position x, y, size x, y
     Rect2i([i32; 4]),
+    /// x, y, z
     Vector3(Reals<3>),
+    /// x, y, z
     Vector3i([i32; 3]),
     /// columns x, y, origin, each (x, y)
     Transform2D(Box<Reals<6>>),
+    /// x, y, z, w
     Vector4(Reals<4>),
+    /// x, y, z, w
     Vector4i([i32; 4]),
     /// normal x, y, z, d
     Plane(Reals<4>),
@@ -212,24 +248,42 @@ pub enum Value {
     Projection(Box<Reals<16>>),
     /// r, g, b, a: always single precision
     Color([f32; 4]),
+    /// A StringName's text. Before Godot 4 there is none: it is written as a String, and
+    /// reads back as one.
     StringName(String),
+    /// A NodePath.
     NodePath(Box<NodePath>),
+    /// An RID's id. Before Godot 4 the engine writes none: an RID reads back as 0.
     Rid(u64),
+    /// An Object: null, an instance id or a whole object.
     Object(Object),
     /// The format carries no Callable data: the engine writes only the header.
     Callable,
+    /// A Signal.
     Signal(Signal),
+    /// A Dictionary.
     Dictionary(Box<Dictionary>),
+    /// An Array.
     Array(Box<Array>),
+    /// The bytes: on the wire a count, the bytes, zeros up to a multiple of 4.
     PackedByteArray(Vec<u8>),
+    /// 32-bit ints.
     PackedInt32Array(Vec<i32>),
+    /// 64-bit ints.
     PackedInt64Array(Vec<i64>),
+    /// 32-bit floats.
     PackedFloat32Array(Vec<f32>),
+    /// 64-bit floats.
     PackedFloat64Array(Vec<f64>),
+    /// Strings: on the wire each one's length counts a terminating NUL, which is written.
     PackedStringArray(Vec<String>),
+    /// Vectors of x, y, in wire precision.
     PackedVector2Array(PackedReals<2>),
+    /// Vectors of x, y, z, in wire precision.
     PackedVector3Array(PackedReals<3>),
+    /// Colors of r, g, b, a: always single precision.
     PackedColorArray(Vec<[f32; 4]>),
+    /// Vectors of x, y, z, w, in wire precision.
     PackedVector4Array(PackedReals<4>),
 }
 

@@ -141,6 +141,8 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `input`; `base`, the input's offset in a larger buffer, is
+    /// added to the offsets of errors.
     pub fn new(input: &'a [u8], base: usize) -> Self {
         Reader {
             input,
@@ -165,10 +167,12 @@ impl<'a> Reader<'a> {
         &self.input[start.min(end)..end]
     }
 
+    /// Bytes after the cursor (none once it has passed the end).
     pub fn remaining(&self) -> usize {
         self.input.len().saturating_sub(self.pos)
     }
 
+    /// An error at the cursor (see [`error_at`](Self::error_at)).
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
         self.error_at(self.pos, kind)
     }
@@ -210,6 +214,7 @@ impl<'a> Reader<'a> {
         self.error(DecodeErrorKind::Truncated(what))
     }
 
+    /// The next value of `T`, little-endian; `what` names it for the truncation error.
     #[inline]
     pub fn read<T: Plain>(&mut self, what: &'static str) -> Result<T, DecodeError> {
         self.take(T::SIZE, what).map(T::from_le)
@@ -412,6 +417,7 @@ pub struct SliceSink<'a> {
 }
 
 impl<'a> SliceSink<'a> {
+    /// A sink writing `buf` from its start.
     pub fn new(buf: &'a mut [u8]) -> Self {
         SliceSink {
             buf,

@@ -290,7 +290,9 @@ math_types! {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Vector2<R = f32> {
+    /// The X component.
     pub x: R,
+    /// The Y component.
     pub y: R,
 }
 
@@ -298,7 +300,9 @@ pub struct Vector2<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Vector2i {
+    /// The X component.
     pub x: i32,
+    /// The Y component.
     pub y: i32,
 }
 
@@ -306,7 +310,9 @@ pub struct Vector2i {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Rect2<R = f32> {
+    /// The corner the rectangle starts at (its least x and y for a positive size).
     pub position: Vector2<R>,
+    /// The width and height, from `position`.
     pub size: Vector2<R>,
 }
 
@@ -314,7 +320,9 @@ pub struct Rect2<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Rect2i {
+    /// The corner the rectangle starts at (its least x and y for a positive size).
     pub position: Vector2i,
+    /// The width and height, from `position`.
     pub size: Vector2i,
 }
 
@@ -322,8 +330,11 @@ pub struct Rect2i {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Vector3<R = f32> {
+    /// The X component.
     pub x: R,
+    /// The Y component.
     pub y: R,
+    /// The Z component.
     pub z: R,
 }
 
@@ -331,8 +342,11 @@ pub struct Vector3<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Vector3i {
+    /// The X component.
     pub x: i32,
+    /// The Y component.
     pub y: i32,
+    /// The Z component.
     pub z: i32,
 }
 
@@ -340,8 +354,11 @@ pub struct Vector3i {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Transform2D<R = f32> {
+    /// The X column: the basis's X axis.
     pub x: Vector2<R>,
+    /// The Y column: the basis's Y axis.
     pub y: Vector2<R>,
+    /// The translation.
     pub origin: Vector2<R>,
 }
 
@@ -349,9 +366,13 @@ pub struct Transform2D<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Vector4<R = f32> {
+    /// The X component.
     pub x: R,
+    /// The Y component.
     pub y: R,
+    /// The Z component.
     pub z: R,
+    /// The W component.
     pub w: R,
 }
 
@@ -359,9 +380,13 @@ pub struct Vector4<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Vector4i {
+    /// The X component.
     pub x: i32,
+    /// The Y component.
     pub y: i32,
+    /// The Z component.
     pub z: i32,
+    /// The W component.
     pub w: i32,
 }
 
@@ -369,7 +394,9 @@ pub struct Vector4i {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Plane<R = f32> {
+    /// The normal.
     pub normal: Vector3<R>,
+    /// The distance from the origin along the normal: the plane is `normal · p = d`.
     pub d: R,
 }
 
@@ -377,9 +404,13 @@ pub struct Plane<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Quaternion<R = f32> {
+    /// The X component of the vector part.
     pub x: R,
+    /// The Y component of the vector part.
     pub y: R,
+    /// The Z component of the vector part.
     pub z: R,
+    /// The scalar part.
     pub w: R,
 }
 
@@ -387,7 +418,9 @@ pub struct Quaternion<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Aabb<R = f32> {
+    /// The corner the box starts at (its least x, y and z for a positive size).
     pub position: Vector3<R>,
+    /// The width, height and depth, from `position`.
     pub size: Vector3<R>,
 }
 
@@ -395,6 +428,7 @@ pub struct Aabb<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Basis<R = f32> {
+    /// The rows x, y, z (the engine's own order, and the wire's).
     pub rows: [Vector3<R>; 3],
 }
 
@@ -402,7 +436,9 @@ pub struct Basis<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Transform3D<R = f32> {
+    /// The basis: rotation, scale and shear.
     pub basis: Basis<R>,
+    /// The translation.
     pub origin: Vector3<R>,
 }
 
@@ -410,6 +446,7 @@ pub struct Transform3D<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Projection<R = f32> {
+    /// The columns x, y, z, w (the engine's own order, and the wire's).
     pub columns: [Vector4<R>; 4],
 }
 
@@ -417,9 +454,13 @@ pub struct Projection<R = f32> {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Color {
+    /// Red: 0 to 1, or more for an overbright color.
     pub r: f32,
+    /// Green, likewise.
     pub g: f32,
+    /// Blue, likewise.
     pub b: f32,
+    /// Alpha: 0 (transparent) to 1 (opaque).
     pub a: f32,
 }
 

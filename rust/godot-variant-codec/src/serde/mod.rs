@@ -131,12 +131,15 @@ pub enum ErrorKind {
     /// decoding, `offset` is the byte where the value that was refused starts.
     #[error("{message}{}", offset.map(|at| format!(" at byte {at}")).unwrap_or_default())]
     Message {
+        /// The message, serde's or the implementation's.
         message: String,
+        /// Where the refused value starts in the input; `None` when encoding.
         offset: Option<usize>,
     },
 }
 
 impl Error {
+    /// What went wrong, and where.
     pub fn kind(&self) -> &ErrorKind {
         &self.0
     }
