@@ -654,8 +654,15 @@ impl<S: Sink> Encoder<S> {
         }
         self.begin_full_object(full.class.as_str(), full.properties.len())?;
         for (name, value) in &full.properties {
-            if let (SCRIPT_PROPERTY, Value::String(path)) = (name.as_str(), value) {
-                self.check_script_property(path)?;
+            if name == SCRIPT_PROPERTY && self.opts.generation.has_script_paths() {
+                match value {
+                    Value::Nil => {}
+                    Value::String(path) => self.check_script_property(path)?,
+                    other => {
+                        let kind = EncodeErrorKind::ScriptNotAPath(other.variant_type());
+                        return Err(self.error(kind));
+                    }
+                }
             }
             self.string_body(name.as_str())?;
             self.value(value, depth + 1)

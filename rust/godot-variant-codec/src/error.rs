@@ -143,9 +143,10 @@ pub enum EncodeErrorKind {
     /// header would go.
     #[error("nesting deeper than {0}")]
     TooDeep(usize),
-    /// A length or count beyond the engine's `int` (`i32::MAX`), or a NodePath of 2^31
-    /// names or more; reported where it would go (a frame body's: at the frame).
-    #[error("{what} of {len} elements is longer than the format's 2^31 - 1")]
+    /// A length or count beyond the engine's `int` (`i32::MAX`), a NodePath of 2^31 names
+    /// or more, or a frame body beyond its 32-bit prefix (`u32::MAX` bytes); reported where
+    /// it would go (a frame body's: at the frame).
+    #[error("{what} of length {len} is longer than the format can hold")]
     TooLong {
         /// Whose length it is: the value's type, or String for a text inside a value (a
         /// name, a class); for a frame body, its header's id read as a Godot 4 type.
@@ -157,6 +158,10 @@ pub enum EncodeErrorKind {
     /// type) whose path, held here, does not start with `res://`.
     #[error("script path {0:?} is not a res:// path")]
     InvalidScriptPath(String),
+    /// A whole object's `script` property (Godot 4) holding a value of this type, neither
+    /// nil nor a path: the engine writes a script as its path, and reads nothing else there.
+    #[error("a script property holding a {0} is not a script path")]
+    ScriptNotAPath(VariantType),
     /// A value the generation written cannot hold (a Vector2i for Godot 3, say), and where
     /// it sits in the value written: `[2]["pos"]` is the entry `"pos"` of the third element
     /// (empty for the value itself).
@@ -239,6 +244,7 @@ impl EncodeError {
                 GodotError::InvalidParameter
             }
             EncodeErrorKind::InvalidScriptPath(_) => GodotError::Unavailable,
+            EncodeErrorKind::ScriptNotAPath(_) => GodotError::InvalidParameter,
         }
     }
 

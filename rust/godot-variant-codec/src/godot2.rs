@@ -20,7 +20,9 @@
 //! way from the form (another key, a missing one, a value of another type or out of
 //! range) is an ordinary Dictionary. In range means a value Godot 2 holds, so that it
 //! reads back as itself: an Image that is empty or that Godot 2 builds from its fields
-//! ([`Image::is_valid`]), KEY modifiers within [`KEY_MODIFIER_MASK`].
+//! ([`Image::is_valid`]), KEY modifiers within [`KEY_MODIFIER_MASK`]. The one change on
+//! the way is `axis_value`'s: narrowed to 32 bits like every Godot 2 float, it reads back
+//! as the nearest `f32`.
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::types::Godot2Type;

@@ -17,7 +17,7 @@ pub fn encode_frame(
     opts: &EncodeOptions,
 ) -> Result<(), EncodeError> {
     let size = encoded_size(value, opts)?;
-    out.reserve(PREFIX + size);
+    out.reserve(PREFIX.saturating_add(size));
     frame_into(out, |out| encode_into(value, out, opts))
 }
 
@@ -118,7 +118,9 @@ pub fn frame_at(bytes: &[u8], offset: usize) -> Result<Frame<'_>, FrameErrorKind
     let Some(len) = announced_len(bytes, offset) else {
         return Err(incomplete(rest.len(), PREFIX));
     };
-    let frame_len = PREFIX + len;
+    // Saturating: where `usize` is 32 bits, a prefix near `u32::MAX` must not wrap (no such
+    // frame fits in memory there; the count of bytes still needed is then its floor).
+    let frame_len = PREFIX.saturating_add(len);
     match rest.get(PREFIX..frame_len) {
         Some(body) => Ok(Frame {
             body,

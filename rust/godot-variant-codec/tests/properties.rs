@@ -590,3 +590,28 @@ fn godot3_writes_string_names_as_strings_and_rids_as_headers() {
         Value::Array(Box::default())
     );
 }
+
+/// A whole object's `script` (Godot 4) is written only as what the decoder reads back:
+/// nil or a `res://` path; any other value is refused, naming its type. Before Godot 4 the
+/// script is an ordinary value.
+#[test]
+fn whole_object_scripts_are_nil_or_paths() {
+    let object = |script: Value| {
+        Value::Object(Object::Full(Box::new(FullObject {
+            class: "Node".to_owned(),
+            properties: vec![("script".to_owned(), script)],
+        })))
+    };
+    let godot4 = EncodeOptions::new();
+    for script in [Value::Nil, Value::String("res://a.gd".to_owned())] {
+        let bytes = encode(&object(script.clone()), &godot4).unwrap();
+        assert_eq!(decode(&bytes, &WITH_OBJECTS).unwrap().0, object(script));
+    }
+    let err = encode(&object(Value::Int(1)), &godot4).unwrap_err();
+    assert_eq!(err.kind, EncodeErrorKind::ScriptNotAPath(VariantType::Int));
+    assert_eq!(err.godot_error().code(), 31);
+    let godot3 = EncodeOptions::new().with_generation(Generation::GODOT_3);
+    let bytes = encode(&object(Value::Int(1)), &godot3).unwrap();
+    let read = WITH_OBJECTS.with_generation(Generation::GODOT_3);
+    assert_eq!(decode(&bytes, &read).unwrap().0, object(Value::Int(1)));
+}
