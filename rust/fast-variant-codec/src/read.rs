@@ -376,6 +376,13 @@ impl Build for VariantBuilder {
         }
     }
 
+    fn boxed_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
+        match to_variant::boxed_math(t, components) {
+            Some(made) => Ok(Item::new(made)),
+            None => self.value(Value::boxed_single_reals(t, components)),
+        }
+    }
+
     #[inline]
     fn nil(&mut self) -> Result<Item, ReadError> {
         Ok(Item::new(self.ffi.nil()))

@@ -20,7 +20,7 @@ use godot::meta::ToGodot;
 use godot::obj::{EngineEnum, Gd, NewGd, Singleton};
 use godot_variant_codec::{
     encode, Array, ContainerType, Dictionary, EncodeError, EncodeOptions, NodePath,
-    Object as WireObject, PackedReals, Reals, Signal as WireSignal, Value,
+    Object as WireObject, PackedReals, Reals, Signal as WireSignal, Value, VariantType as WireType,
 };
 
 use crate::stack_room;
@@ -142,6 +142,25 @@ fn math(value: &Value) -> Variant {
         .to_variant(),
         other => unreachable!("{} is no math type", other.variant_type()),
     }
+}
+
+/// A single-precision math value of a type the value model boxes (Transform2D, AABB,
+/// Basis, Transform3D, Projection), made straight from its components in wire order (as
+/// many as `t` has); `None` for another type or another count.
+pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
+    Some(match t {
+        WireType::Transform2D => from_slice::<Transform2D, 6>(components)?.to_variant(),
+        WireType::Aabb => from_slice::<Aabb, 6>(components)?.to_variant(),
+        WireType::Basis => from_slice::<Basis, 9>(components)?.to_variant(),
+        WireType::Transform3D => from_slice::<Transform3D, 12>(components)?.to_variant(),
+        WireType::Projection => from_slice::<Projection, 16>(components)?.to_variant(),
+        _ => return None,
+    })
+}
+
+/// [`from_components`] of exactly `N` components.
+fn from_slice<T: Copy, const N: usize>(components: &[f32]) -> Option<T> {
+    Some(from_components::<T, N>(components.try_into().ok()?))
 }
 
 /// A packed array.

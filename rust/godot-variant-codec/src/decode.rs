@@ -84,6 +84,17 @@ pub trait Build {
     fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {
         self.value(p.to_value())
     }
+    /// A single-precision math value of a type the value model boxes (Transform2D, AABB,
+    /// Basis, Transform3D, Projection): `t` and its components in wire order, as many as
+    /// `t` has ([`Value::boxed_single_reals`] by default). A builder that makes these
+    /// straight from their components saves the box.
+    fn boxed_reals(
+        &mut self,
+        t: VariantType,
+        components: &[f32],
+    ) -> Result<Self::Value, Self::Error> {
+        self.value(Value::boxed_single_reals(t, components))
+    }
     /// A PackedStringArray's strings, borrowed from the input, their texts not yet read:
     /// the builder reads each through [`RawText::text`] and fails with the first error in
     /// their order (a builder may read them in any order, or at once, to get there).
@@ -458,6 +469,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Vector2 => Value::Vector2(self.reals(wide, "Vector2")?),
             T::Rect2 => Value::Rect2(self.reals(wide, "Rect2")?),
             T::Vector3 => Value::Vector3(self.reals(wide, "Vector3")?),
+            T::Transform2D if !wide => return self.boxed_reals::<6>(t, "Transform2D"),
+            T::Aabb if !wide => return self.boxed_reals::<6>(t, "AABB"),
+            T::Basis if !wide => return self.boxed_reals::<9>(t, "Basis"),
+            T::Transform3D if !wide => return self.boxed_reals::<12>(t, "Transform3D"),
+            T::Projection if !wide => return self.boxed_reals::<16>(t, "Projection"),
             T::Transform2D => Value::Transform2D(Box::new(self.reals(wide, "Transform2D")?)),
             T::Vector4 => Value::Vector4(self.reals(wide, "Vector4")?),
             T::Plane => Value::Plane(self.reals(wide, "Plane")?),
@@ -488,6 +504,17 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Dictionary | T::Array => unreachable!("containers are decoded by `value`"),
         };
         self.b.value(value)
+    }
+
+    /// A single-precision math value the value model boxes, `N` components of type `t`,
+    /// handed to the builder unboxed (see [`Build::boxed_reals`]).
+    fn boxed_reals<const N: usize>(
+        &mut self,
+        t: VariantType,
+        what: &'static str,
+    ) -> Result<B::Value, B::Error> {
+        let components: [f32; N] = self.r.read(what)?;
+        self.b.boxed_reals(t, &components)
     }
 
     fn reals<const N: usize>(
