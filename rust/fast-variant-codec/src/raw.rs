@@ -70,6 +70,7 @@ pub struct Ffi {
     string_to_utf32: sys::GDExtensionInterfaceStringToUtf32Chars,
     string_index_const: sys::GDExtensionInterfaceStringOperatorIndexConst,
     string_from_latin1: sys::GDExtensionInterfaceStringNewWithLatin1CharsAndLen,
+    construct: sys::GDExtensionInterfaceVariantConstruct,
     string_from_utf8: sys::GDExtensionInterfaceStringNewWithUtf8CharsAndLen2,
     array_size: Method,
     array_is_typed: Method,
@@ -144,6 +145,7 @@ pub fn ffi() -> &'static Ffi {
             string_index_const: interface.string_operator_index_const,
             string_from_latin1: interface.string_new_with_latin1_chars_and_len,
             string_from_utf8: interface.string_new_with_utf8_chars_and_len2,
+            construct: interface.variant_construct,
             array_size: method(interface, VariantType::ARRAY, "size", SIZE_HASH),
             array_is_typed: method(interface, VariantType::ARRAY, "is_typed", IS_TYPED_HASH),
             array_is_read_only: method(
@@ -1075,6 +1077,24 @@ impl Ffi {
         // SAFETY: the layout is known and `value` a valid value of `t` (the caller's promise):
         // these are the bytes of such a Variant.
         unsafe { std::mem::transmute::<Words, Variant>(words) }
+    }
+
+    /// A Variant of type `t` holding that type's default value (an empty packed array…),
+    /// made by the engine's constructor in one call.
+    pub fn default_variant(&self, t: VariantType) -> Variant {
+        let construct = self.construct;
+        // SAFETY: the engine's constructor of a builtin type, given no arguments,
+        // initializes the Variant it is handed with the type's default value.
+        unsafe {
+            Variant::new_with_var_uninit(|dest| {
+                let mut error = sys::GDExtensionCallError {
+                    error: sys::GDEXTENSION_CALL_OK,
+                    argument: 0,
+                    expected: 0,
+                };
+                construct(t.sys(), dest, std::ptr::null(), 0, &mut error);
+            })
+        }
     }
 
     /// A nil Variant, made in place (gdext's `Variant::nil` is a call into the engine,

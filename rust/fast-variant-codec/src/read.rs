@@ -649,6 +649,38 @@ fn filled<T: PackedElement>(count: usize, fill: impl FnOnce(&mut [T])) -> Packed
     array
 }
 
+/// A Variant holding a new packed array (of type `t`, elements `T`) of `count` elements
+/// whose memory is `fill`ed (all of it). Where the engine's buffers are known, the array
+/// is the one the Variant holds, given its buffer in place; else [`filled`], copied in.
+fn filled_variant<T: PackedElement>(
+    t: VariantType,
+    count: usize,
+    fill: impl FnOnce(&mut [T]),
+) -> Variant {
+    if let (Some(buffers), true) = (cow::buffers(), count > 0) {
+        let ffi = ffi();
+        let made = ffi.default_variant(t);
+        // SAFETY: `made` is a new Variant of type `t`: its packed array (a `Vector<T>`, what
+        // the getter points to) is empty and held only here. Every element is written by
+        // `fill` before the array is read.
+        unsafe {
+            let array = ffi.internal(&made, t).cast_mut();
+            let data = buffers.attach::<T>(array, count);
+            if !data.is_null() {
+                fill(std::slice::from_raw_parts_mut(data, count));
+                return made;
+            }
+        }
+    }
+    filled::<T>(count, fill).to_variant()
+}
+
+/// A Variant holding the packed array (of type `t`, elements `T`) whose elements' memory
+/// is the bytes `p` holds.
+fn plain_packed<T: PackedElement>(t: VariantType, p: &Packed<'_>) -> Variant {
+    filled_variant::<T>(t, p.count, |m| copy_into(m, p.bytes))
+}
+
 /// Copies the input's bytes into the memory of a packed array of plain elements.
 fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
     // SAFETY: `T` is a plain type (numbers, or gdext's repr(C) vectors and Color of f32s)
@@ -667,28 +699,27 @@ fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
 /// so the bytes are copied as they are. This build's `real_t` is `float`: double-precision
 /// vectors are rounded as the engine rounds them.
 fn packed_array(p: Packed<'_>) -> Variant {
-    let n = p.count;
     match (p.array_type, p.wide) {
-        (WireType::PackedByteArray, _) => filled::<u8>(n, |m| copy_into(m, p.bytes)).to_variant(),
-        (WireType::PackedInt32Array, _) => filled::<i32>(n, |m| copy_into(m, p.bytes)).to_variant(),
-        (WireType::PackedInt64Array, _) => filled::<i64>(n, |m| copy_into(m, p.bytes)).to_variant(),
+        (WireType::PackedByteArray, _) => plain_packed::<u8>(VariantType::PACKED_BYTE_ARRAY, &p),
+        (WireType::PackedInt32Array, _) => plain_packed::<i32>(VariantType::PACKED_INT32_ARRAY, &p),
+        (WireType::PackedInt64Array, _) => plain_packed::<i64>(VariantType::PACKED_INT64_ARRAY, &p),
         (WireType::PackedFloat32Array, _) => {
-            filled::<f32>(n, |m| copy_into(m, p.bytes)).to_variant()
+            plain_packed::<f32>(VariantType::PACKED_FLOAT32_ARRAY, &p)
         }
         (WireType::PackedFloat64Array, _) => {
-            filled::<f64>(n, |m| copy_into(m, p.bytes)).to_variant()
+            plain_packed::<f64>(VariantType::PACKED_FLOAT64_ARRAY, &p)
         }
         (WireType::PackedColorArray, _) => {
-            filled::<Color>(n, |m| copy_into(m, p.bytes)).to_variant()
+            plain_packed::<Color>(VariantType::PACKED_COLOR_ARRAY, &p)
         }
         (WireType::PackedVector2Array, false) => {
-            filled::<Vector2>(n, |m| copy_into(m, p.bytes)).to_variant()
+            plain_packed::<Vector2>(VariantType::PACKED_VECTOR2_ARRAY, &p)
         }
         (WireType::PackedVector3Array, false) => {
-            filled::<Vector3>(n, |m| copy_into(m, p.bytes)).to_variant()
+            plain_packed::<Vector3>(VariantType::PACKED_VECTOR3_ARRAY, &p)
         }
         (WireType::PackedVector4Array, false) => {
-            filled::<Vector4>(n, |m| copy_into(m, p.bytes)).to_variant()
+            plain_packed::<Vector4>(VariantType::PACKED_VECTOR4_ARRAY, &p)
         }
         // Double-precision vectors: rare, converted element by element.
         (WireType::PackedVector2Array, true) => rounded::<2>(p)
