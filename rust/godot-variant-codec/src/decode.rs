@@ -677,17 +677,13 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 impl Decoder<'_, '_, '_, ValueBuilder> {
     #[inline(never)]
     fn full_object(&mut self, header_at: usize, depth: usize) -> Result<Object, DecodeError> {
-        if !self.opts.allow_objects {
-            return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed));
-        }
-        let class = read_object_class(&mut self.r, self.generation)?;
-        if class.is_empty() {
+        let Some((class, count)) =
+            read_object_start(&mut self.r, header_at, self.opts, self.generation)?
+        else {
             return Ok(Object::Null);
-        }
+        };
         let class = class.to_owned();
-        // A signed count in the engine: negative means no properties.
-        let count = self.r.read::<i32>("property count")?.max(0);
-        let mut properties = Vec::with_capacity(self.capacity_for(count as u32, 8));
+        let mut properties = Vec::with_capacity(self.capacity_for(count, 8));
         for _ in 0..count {
             let name = self.string()?;
             let value_at = self.r.consumed();
@@ -780,14 +776,25 @@ pub(crate) fn read_object_id(
     }
 }
 
-/// A whole object's class name, as Godot 4 names the class (see
-/// [`Generation::godot4_class`]); empty for the null object.
-#[inline]
-pub(crate) fn read_object_class<'a>(
+/// A whole object's start after its header (at `header_at`), where objects are allowed:
+/// its class, as Godot 4 names it (see [`Generation::godot4_class`]), and how many
+/// properties follow; `None` for the null object (an empty class name).
+pub(crate) fn read_object_start<'a>(
     r: &mut Reader<'a>,
+    header_at: usize,
+    opts: &DecodeOptions,
     generation: Generation,
-) -> Result<&'a str, DecodeError> {
-    Ok(generation.godot4_class(read_text(r)?))
+) -> Result<Option<(&'a str, u32)>, DecodeError> {
+    if !opts.allow_objects {
+        return Err(r.error_at(header_at, Kind::ObjectsNotAllowed));
+    }
+    let class = generation.godot4_class(read_text(r)?);
+    if class.is_empty() {
+        return Ok(None);
+    }
+    // A signed count in the engine: negative means no properties.
+    let count = r.read::<i32>("property count")?.max(0);
+    Ok(Some((class, count as u32)))
 }
 
 /// Whether a whole object's property `name` holds its script's path, which must then be

@@ -16,9 +16,9 @@ use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
     check_script_value, container_kind, godot2_special, is_script_path_property,
-    read_container_count, read_float, read_header, read_int, read_node_path, read_object_class,
-    read_object_id, read_packed, read_packed_strings_count, read_rid, read_short_string, read_text,
-    read_typed_container, reserve, type_id, wide_reals, Decoder, Packed, RawNodePath,
+    read_container_count, read_float, read_header, read_int, read_node_path, read_object_id,
+    read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_string,
+    read_text, read_typed_container, reserve, type_id, wide_reals, Decoder, Packed, RawNodePath,
 };
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::Godot2Value;
@@ -454,16 +454,12 @@ impl<'de> Deserializer<'de> {
         header_at: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        if !self.opts.allow_objects {
-            return Err(self.r.error_at(header_at, Kind::ObjectsNotAllowed).into());
-        }
-        let class = read_object_class(&mut self.r, self.opts.generation)?;
-        if class.is_empty() {
+        let start = read_object_start(&mut self.r, header_at, &self.opts, self.opts.generation)?;
+        let Some((class, count)) = start else {
             return visitor.visit_unit();
-        }
-        // A signed count in the engine: negative means no properties.
-        let count = self.r.read::<i32>("property count")?.max(0) as usize;
-        let hint = self.size_hint(count as u32, 8);
+        };
+        let hint = self.size_hint(count, 8);
+        let count = count as usize;
         self.inside(|de| {
             let mut object = ObjectFields {
                 de,
