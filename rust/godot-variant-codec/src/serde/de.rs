@@ -86,13 +86,11 @@ impl<'de> Deserializer<'de> {
         visitor: V,
         read: impl FnOnce(&mut Self, u32, V) -> Result<V::Value, Error>,
     ) -> Result<V::Value, Error> {
+        self.check_depth()?;
         let at = self.r.consumed();
         let generation = self.opts.generation;
         match self.r.peek_u32() {
-            Some(header)
-                if Some(type_id(header, generation)) == generation.wire_id(expected)
-                    && within_depth(self.depth, self.opts.max_depth) =>
-            {
+            Some(header) if Some(type_id(header, generation)) == generation.wire_id(expected) => {
                 self.r.skip_unchecked(4);
                 read(self, header, visitor).map_err(|e| e.located(at))
             }
@@ -125,21 +123,20 @@ impl<'de> Deserializer<'de> {
     /// A String, for a visitor of strings or identifiers.
     #[inline(always)]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        if within_depth(self.depth, self.opts.max_depth) {
-            // Most texts (keys, names) are one or two words: each its own call of `text`,
-            // where the number of words is a constant. (Written twice on purpose: one
-            // closure for both is slower; the criterion row `decode/ours_serde` guards it.)
-            let at = self.r.consumed();
-            if let Some(raw) = read_short_string::<16>(&mut self.r) {
-                return visitor
-                    .visit_borrowed_str(raw.text()?)
-                    .map_err(|e: Error| e.located(at));
-            }
-            if let Some(raw) = read_short_string::<24>(&mut self.r) {
-                return visitor
-                    .visit_borrowed_str(raw.text()?)
-                    .map_err(|e: Error| e.located(at));
-            }
+        self.check_depth()?;
+        // Most texts (keys, names) are one or two words: each its own call of `text`,
+        // where the number of words is a constant. (Written twice on purpose: one closure
+        // for both is slower; the criterion row `decode/ours_serde` guards it.)
+        let at = self.r.consumed();
+        if let Some(raw) = read_short_string::<16>(&mut self.r) {
+            return visitor
+                .visit_borrowed_str(raw.text()?)
+                .map_err(|e: Error| e.located(at));
+        }
+        if let Some(raw) = read_short_string::<24>(&mut self.r) {
+            return visitor
+                .visit_borrowed_str(raw.text()?)
+                .map_err(|e: Error| e.located(at));
         }
         self.expecting(VariantType::String, Hint::Any, visitor, |de, _, visitor| {
             visitor.visit_borrowed_str(read_text(&mut de.r)?)
