@@ -67,6 +67,30 @@ pub mod event_type {
     pub const ACTION: i32 = 8;
 }
 
+/// The value of an entry of a Godot 2 value's Dictionary form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormValue {
+    /// A String: the type's name, under [`TYPE_KEY`].
+    Text(&'static str),
+    /// An int field.
+    Int(i64),
+    /// A float field (an InputEvent's `axis_value`).
+    Float(f64),
+    /// A PackedByteArray (an Image's data).
+    Bytes(Vec<u8>),
+}
+
+impl From<FormValue> for Value {
+    fn from(value: FormValue) -> Value {
+        match value {
+            FormValue::Text(text) => Value::String(text.into()),
+            FormValue::Int(i) => Value::Int(i),
+            FormValue::Float(f) => Value::Float(f),
+            FormValue::Bytes(bytes) => Value::PackedByteArray(bytes),
+        }
+    }
+}
+
 /// A Godot 2 Image, as the format carries it. The default is Godot 2's empty image
 /// (GRAYSCALE, no mipmaps, 0×0, no data), which is what it reads any image it cannot build.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -217,41 +241,55 @@ impl Godot2Value {
         }
     }
 
-    /// The value's Dictionary form (see the module docs).
-    pub fn to_value(&self) -> Value {
+    /// The value's Dictionary form (see the module docs): its entries, in order.
+    pub fn form(&self) -> Vec<(&'static str, FormValue)> {
+        use FormValue::{Bytes, Float, Int, Text};
         let mut entries = Vec::with_capacity(8);
-        let mut put = |key: &str, value: Value| entries.push((Value::String(key.into()), value));
         match self {
             Godot2Value::Image(image) => {
-                put(TYPE_KEY, Value::String("Image".into()));
-                put("format", Value::Int(image.format.into()));
-                put("mipmaps", Value::Int(image.mipmaps.into()));
-                put("width", Value::Int(image.width.into()));
-                put("height", Value::Int(image.height.into()));
-                put("data", Value::PackedByteArray(image.data.clone()));
+                entries.extend([
+                    (TYPE_KEY, Text("Image")),
+                    ("format", Int(image.format.into())),
+                    ("mipmaps", Int(image.mipmaps.into())),
+                    ("width", Int(image.width.into())),
+                    ("height", Int(image.height.into())),
+                    ("data", Bytes(image.data.clone())),
+                ]);
             }
             Godot2Value::InputEvent(event) => {
-                put(TYPE_KEY, Value::String("InputEvent".into()));
-                put("type", Value::Int(event.event_type.into()));
-                put("device", Value::Int(event.device.into()));
+                entries.extend([
+                    (TYPE_KEY, Text("InputEvent")),
+                    ("type", Int(event.event_type.into())),
+                    ("device", Int(event.device.into())),
+                ]);
                 match event.fields {
                     EventFields::None => {}
                     EventFields::Key {
                         modifiers,
                         scancode,
-                    } => {
-                        put("modifiers", Value::Int(modifiers.into()));
-                        put("scancode", Value::Int(scancode.into()));
-                    }
-                    EventFields::ButtonIndex(i) => put("button_index", Value::Int(i.into())),
-                    EventFields::TouchIndex(i) => put("index", Value::Int(i.into())),
-                    EventFields::JoystickMotion { axis, axis_value } => {
-                        put("axis", Value::Int(axis.into()));
-                        put("axis_value", Value::Float(axis_value.into()));
-                    }
+                    } => entries.extend([
+                        ("modifiers", Int(modifiers.into())),
+                        ("scancode", Int(scancode.into())),
+                    ]),
+                    EventFields::ButtonIndex(i) => entries.push(("button_index", Int(i.into()))),
+                    EventFields::TouchIndex(i) => entries.push(("index", Int(i.into()))),
+                    EventFields::JoystickMotion { axis, axis_value } => entries.extend([
+                        ("axis", Int(axis.into())),
+                        ("axis_value", Float(axis_value.into())),
+                    ]),
                 }
             }
         }
+        entries
+    }
+
+    /// The value's Dictionary form (see the module docs) as a [`Value`].
+    pub fn to_value(&self) -> Value {
+        let entries = self
+            .form()
+            .into_iter()
+            .map(|(key, value)| (Value::String(key.into()), value.into()))
+            .collect();
         Value::Dictionary(Box::new(Dictionary {
             key_type: ContainerType::Untyped,
             value_type: ContainerType::Untyped,

@@ -21,10 +21,9 @@ use crate::decode::{
     read_text, read_typed_container, reserve, type_id, wide_reals, Decoder, Packed, RawNodePath,
 };
 use crate::error::DecodeErrorKind as Kind;
-use crate::godot2::Godot2Value;
+use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
 use crate::types::VariantType;
-use crate::value::Value;
 use crate::wire::{Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
 
@@ -187,21 +186,16 @@ impl<'de> Deserializer<'de> {
     ) -> Result<V::Value, Error> {
         self.check_depth()?;
         self.r.skip_unchecked(4);
-        let Value::Dictionary(mut form) = Godot2Value::read(&mut self.r, t)?.to_value() else {
-            unreachable!("a Godot 2 value's form is a Dictionary")
-        };
-        let fields = std::mem::take(&mut form.entries)
-            .into_iter()
-            .map(|(key, value)| {
-                let field = |v| match v {
-                    Value::String(s) => Field::Text(s),
-                    Value::Int(i) => Field::I64(i),
-                    Value::Float(f) => Field::F64(f),
-                    Value::PackedByteArray(b) => Field::Bytes(b),
-                    other => unreachable!("no {} in a Godot 2 form", other.variant_type()),
-                };
-                (field(key), field(value))
-            });
+        let form = Godot2Value::read(&mut self.r, t)?.form();
+        let fields = form.into_iter().map(|(key, value)| {
+            let value = match value {
+                FormValue::Text(text) => Field::Str(text),
+                FormValue::Int(i) => Field::I64(i),
+                FormValue::Float(f) => Field::F64(f),
+                FormValue::Bytes(bytes) => Field::Bytes(bytes),
+            };
+            (Field::Str(key), value)
+        });
         let mut map = MapDeserializer::new(fields);
         let value = visitor.visit_map(&mut map)?;
         map.end()?;
@@ -755,7 +749,6 @@ impl<'de> de::Deserializer<'de> for Properties<'_, 'de> {
 enum Field<'de> {
     Str(&'de str),
     U64(u64),
-    Text(String),
     I64(i64),
     F64(f64),
     /// A PackedByteArray's bytes: a sequence of `u8`, or bytes for a visitor of bytes.
@@ -776,7 +769,6 @@ impl<'de> de::Deserializer<'de> for Field<'de> {
         match self {
             Field::Str(s) => visitor.visit_borrowed_str(s),
             Field::U64(x) => visitor.visit_u64(x),
-            Field::Text(s) => visitor.visit_string(s),
             Field::I64(i) => visitor.visit_i64(i),
             Field::F64(f) => visitor.visit_f64(f),
             Field::Bytes(b) => visitor.visit_seq(SeqDeserializer::new(b.into_iter())),
