@@ -376,10 +376,15 @@ impl Build for VariantBuilder {
         }
     }
 
-    fn boxed_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
+    fn boxed_reals(
+        &mut self,
+        t: WireType,
+        components: &[f32],
+        as_value: impl FnOnce() -> Value,
+    ) -> Result<Item, ReadError> {
         match to_variant::boxed_math(t, components) {
             Some(made) => Ok(Item::new(made)),
-            None => self.value(Value::boxed_single_reals(t, components)),
+            None => self.value(as_value()),
         }
     }
 

@@ -554,7 +554,7 @@ impl<S: Sink> VariantWriter<S> {
             .map(|i| GString::from(&path.get_subname(i)))
             .collect();
         let last_subname_empty = subnames.last().is_some_and(GString::is_empty);
-        self.enc.begin_node_path_ending(
+        self.enc.begin_node_path(
             names.len(),
             subnames.len(),
             path.is_absolute(),

@@ -173,12 +173,12 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// Refuses an int the generation written cannot hold: one beyond 32 bits in Godot 2
-    /// (see [`Generation::has_wide_scalars`]). Walkers call it before [`int`](Self::int).
+    /// (see [`Generation::holds_int`]). Walkers call it before [`int`](Self::int).
     ///
-    /// [`Generation::has_wide_scalars`]: crate::Generation::has_wide_scalars
+    /// [`Generation::holds_int`]: crate::Generation::holds_int
     #[inline]
     pub fn check_int(&self, i: i64) -> Result<(), EncodeError> {
-        if i32::try_from(i).is_err() && !self.opts.generation.has_wide_scalars() {
+        if !self.opts.generation.holds_int(i) {
             return Err(self.not_in_generation(&format!("int {i}")));
         }
         Ok(())
@@ -313,24 +313,13 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A NodePath's start; then each of the names and subnames follows as
-    /// [`string_body`](Self::string_body). The last subname is taken to be non-empty (see
-    /// [`begin_node_path_ending`](Self::begin_node_path_ending)).
-    pub fn begin_node_path(
-        &mut self,
-        name_count: usize,
-        subname_count: usize,
-        absolute: bool,
-    ) -> Result<(), EncodeError> {
-        self.begin_node_path_ending(name_count, subname_count, absolute, false)
-    }
-
-    /// [`begin_node_path`](Self::begin_node_path), told whether the last subname is
-    /// empty. Godot 2 writes the last subname as the path's property (see
+    /// [`string_body`](Self::string_body). `last_subname_empty` says whether the last
+    /// subname is empty: Godot 2 writes the last subname as the path's property (see
     /// [`Generation::has_node_path_property`]) and reads an empty property as none, so
     /// there a path ending in an empty subname keeps all its subnames as subnames.
     ///
     /// [`Generation::has_node_path_property`]: crate::Generation::has_node_path_property
-    pub fn begin_node_path_ending(
+    pub fn begin_node_path(
         &mut self,
         name_count: usize,
         subname_count: usize,
@@ -742,7 +731,7 @@ impl<S: Sink> Encoder<S> {
 
     fn node_path(&mut self, p: &NodePath) -> Result<(), EncodeError> {
         let last_subname_empty = p.subnames.last().is_some_and(String::is_empty);
-        self.begin_node_path_ending(
+        self.begin_node_path(
             p.names.len(),
             p.subnames.len(),
             p.absolute,

@@ -205,13 +205,13 @@ fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
                 });
             }
         }
-        Value::Int(i) if i32::try_from(*i).is_err() && !to.has_wide_scalars() => {
+        Value::Int(i) if !to.holds_int(*i) => {
             walk.note(format!(
                 "int {i} has no {to} form (32 bits): written as null"
             ));
             *value = Value::Nil;
         }
-        Value::Float(d) if f64::from(*d as f32) != *d && !d.is_nan() && !to.has_wide_scalars() => {
+        Value::Float(d) if to.narrows_float(*d) => {
             walk.note(format!("float {d} written as the nearest 32-bit float"));
         }
         Value::Object(Object::Id(_) | Object::Full(_)) if !to.has_object_payload() => {

@@ -353,6 +353,20 @@ impl Generation {
         self.number >= 3
     }
 
+    /// Whether an int of this value can be written: any in Godot 3 and 4, one within 32 bits
+    /// in Godot 2 (see [`has_wide_scalars`](Self::has_wide_scalars)).
+    #[inline(always)]
+    pub fn holds_int(&self, i: i64) -> bool {
+        self.has_wide_scalars() || i32::try_from(i).is_ok()
+    }
+
+    /// Whether writing the float `d` changes it: where floats travel as 32 bits only (Godot
+    /// 2), a value no `f32` holds exactly is narrowed (NaN stays NaN).
+    #[inline]
+    pub fn narrows_float(&self, d: f64) -> bool {
+        !self.has_wide_scalars() && f64::from(d as f32) != d && !d.is_nan()
+    }
+
     /// Something follows an Object's header: an instance id or a whole object (Godot 3
     /// and 4). Godot 2 writes an Object as its header alone, whatever it holds, and reads
     /// that back as the null object.

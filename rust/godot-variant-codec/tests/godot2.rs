@@ -10,10 +10,9 @@
 //! test holds them to the documented difference, and every other vector to all of the above.
 
 use godot_variant_codec::godot2::{EventFields, Godot2Value, Image, InputEvent};
-use godot_variant_codec::wire::Plain;
 use godot_variant_codec::{
-    decode, encode, Array, ContainerType, DecodeOptions, Dictionary, EncodeErrorKind,
-    EncodeOptions, Generation, NodePath, Object, PackedReals, Reals, Value,
+    decode, encode, Array, ContainerType, DecodeOptions, EncodeErrorKind, EncodeOptions,
+    Generation, NodePath, Object, Value,
 };
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -21,6 +20,9 @@ use serde_json::Value as Json;
 #[path = "support/golden_file.rs"]
 mod golden_file;
 use golden_file::{hex, unhex};
+#[path = "support/described.rs"]
+mod described;
+use described::{f32_bits, text, Names};
 #[cfg(feature = "serde")]
 #[path = "support/serde_any.rs"]
 mod serde_any;
@@ -123,31 +125,8 @@ const DIFFERENCES: &[(&str, Difference, &str)] = &[
 
 // --- The vectors' description of a Godot 2 value → the Godot 4 value ----------------------
 
-fn text(j: &Json) -> String {
-    String::from_utf8(unhex(j.as_str().expect("hex text"))).expect("UTF-8")
-}
-
 fn int(j: &Json) -> i64 {
     j.as_i64().expect("an int")
-}
-
-fn f32s<const N: usize>(j: &Json) -> [f32; N] {
-    let items = j.as_array().expect("components");
-    assert_eq!(items.len(), N, "{j}");
-    std::array::from_fn(|i| f32_bits(&items[i]))
-}
-
-fn f32_bits(j: &Json) -> f32 {
-    f32::from_bits(u32::from_str_radix(j.as_str().unwrap(), 16).expect("f32 bits"))
-}
-
-fn reals<const N: usize>(j: &Json) -> Reals<N> {
-    Reals::Single(f32s(j))
-}
-
-fn plain<T: Plain>(j: &Json) -> Vec<T> {
-    let bytes = unhex(j.as_str().expect("hex"));
-    godot_variant_codec::wire::plain_items(&bytes).into_owned()
 }
 
 /// The fields of an InputEvent of type `event_type` in its description.
@@ -167,28 +146,19 @@ fn event_fields(d: &Json, event_type: i64) -> EventFields {
     }
 }
 
+/// Godot 2's names for the types Godot 3 and 4 name otherwise.
+const GODOT_2_NAMES: Names = Names {
+    transform2d: "Matrix32",
+    basis: "Matrix3",
+    packed_prefix: "",
+};
+
 /// The Godot 4 value the documented Godot 2 → 4 table gives for a described value.
 fn expected(d: &Json) -> Value {
-    let t = d["t"].as_str().expect("a type");
-    let v = &d["v"];
-    match t {
-        "Nil" => Value::Nil,
-        "bool" => Value::Bool(v.as_bool().unwrap()),
-        "int" => Value::Int(v.as_str().unwrap().parse().unwrap()),
-        "float" => Value::Float(f64::from_bits(
-            u64::from_str_radix(v.as_str().unwrap(), 16).unwrap(),
-        )),
-        "String" => Value::String(text(v)),
-        "Vector2" => Value::Vector2(reals(v)),
-        "Rect2" => Value::Rect2(reals(v)),
-        "Vector3" => Value::Vector3(reals(v)),
-        "Matrix32" => Value::Transform2D(Box::new(reals(v))),
-        "Plane" => Value::Plane(reals(v)),
-        "Quat" => Value::Quaternion(reals(v)),
-        "AABB" => Value::Aabb(Box::new(reals(v))),
-        "Matrix3" => Value::Basis(Box::new(reals(v))),
-        "Transform" => Value::Transform3D(Box::new(reals(v))),
-        "Color" => Value::Color(f32s(v)),
+    if let Some(value) = described::shared(d, &GODOT_2_NAMES, expected) {
+        return value;
+    }
+    match d["t"].as_str().expect("a type") {
         "Image" => Godot2Value::Image(Image {
             format: int(&d["format"]) as u32,
             mipmaps: int(&d["mipmaps"]) as i32,
@@ -209,7 +179,6 @@ fn expected(d: &Json) -> Value {
                 absolute: d["absolute"].as_bool().unwrap(),
             }))
         }
-        "RID" => Value::Rid(0),
         "Object" => Value::Object(Object::Null),
         "InputEvent" => {
             let event_type = int(&d["type"]);
@@ -220,27 +189,6 @@ fn expected(d: &Json) -> Value {
             })
             .to_value()
         }
-        "Dictionary" => Value::Dictionary(Box::new(Dictionary {
-            key_type: ContainerType::Untyped,
-            value_type: ContainerType::Untyped,
-            entries: v
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| (expected(&e[0]), expected(&e[1])))
-                .collect(),
-        })),
-        "Array" => Value::Array(Box::new(Array {
-            element_type: ContainerType::Untyped,
-            items: v.as_array().unwrap().iter().map(expected).collect(),
-        })),
-        "ByteArray" => Value::PackedByteArray(unhex(v.as_str().unwrap())),
-        "IntArray" => Value::PackedInt32Array(plain(v)),
-        "RealArray" => Value::PackedFloat32Array(plain(v)),
-        "StringArray" => Value::PackedStringArray(v.as_array().unwrap().iter().map(text).collect()),
-        "Vector2Array" => Value::PackedVector2Array(PackedReals::Single(plain(v))),
-        "Vector3Array" => Value::PackedVector3Array(PackedReals::Single(plain(v))),
-        "ColorArray" => Value::PackedColorArray(plain(v)),
         other => panic!("unknown Godot 2 type {other:?} in the description"),
     }
 }

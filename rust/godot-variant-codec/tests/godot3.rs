@@ -11,11 +11,9 @@
 //! compares exactly.
 
 use godot_variant_codec::stream::decode_frames;
-use godot_variant_codec::wire::Plain;
 use godot_variant_codec::{
-    decode, encode, godot4_class, Array, ContainerType, DecodeError, DecodeErrorKind,
-    DecodeOptions, Dictionary, EncodeOptions, FullObject, Generation, NodePath, Object,
-    PackedReals, Reals, Value,
+    decode, encode, godot4_class, DecodeError, DecodeErrorKind, DecodeOptions, EncodeOptions,
+    FullObject, Generation, NodePath, Object, Value,
 };
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -23,6 +21,9 @@ use serde_json::Value as Json;
 #[path = "support/golden_file.rs"]
 mod golden_file;
 use golden_file::{hex, unhex};
+#[path = "support/described.rs"]
+mod described;
+use described::{text, Names};
 #[cfg(feature = "serde")]
 #[path = "support/serde_any.rs"]
 mod serde_any;
@@ -76,55 +77,24 @@ fn write_options() -> EncodeOptions {
 
 // --- The engine's description of a value → the Godot 4 value ---------------------------
 
-fn text(j: &Json) -> String {
-    String::from_utf8_lossy(&unhex(j.as_str().expect("hex text"))).into_owned()
-}
-
-fn f32s<const N: usize>(j: &Json) -> [f32; N] {
-    let items = j.as_array().expect("components");
-    assert_eq!(items.len(), N, "{j}");
-    std::array::from_fn(|i| {
-        f32::from_bits(u32::from_str_radix(items[i].as_str().unwrap(), 16).expect("f32 bits"))
-    })
-}
-
-fn reals<const N: usize>(j: &Json) -> Reals<N> {
-    Reals::Single(f32s(j))
-}
-
-fn plain<T: Plain>(j: &Json) -> Vec<T> {
-    let bytes = unhex(j.as_str().expect("hex"));
-    godot_variant_codec::wire::plain_items(&bytes).into_owned()
-}
+/// Godot 3's names for the types Godot 2 and 4 name otherwise.
+const GODOT_3_NAMES: Names = Names {
+    transform2d: "Transform2D",
+    basis: "Basis",
+    packed_prefix: "Pool",
+};
 
 /// The Godot 4 value the documented table gives for a Godot 3 value the engine described.
 fn expected(d: &Json) -> Value {
-    let t = d["t"].as_str().expect("a type");
-    let v = &d["v"];
-    match t {
-        "Nil" => Value::Nil,
-        "bool" => Value::Bool(v.as_bool().unwrap()),
-        "int" => Value::Int(v.as_str().unwrap().parse().unwrap()),
-        "float" => Value::Float(f64::from_bits(
-            u64::from_str_radix(v.as_str().unwrap(), 16).unwrap(),
-        )),
-        "String" => Value::String(text(v)),
-        "Vector2" => Value::Vector2(reals(v)),
-        "Rect2" => Value::Rect2(reals(v)),
-        "Vector3" => Value::Vector3(reals(v)),
-        "Transform2D" => Value::Transform2D(Box::new(reals(v))),
-        "Plane" => Value::Plane(reals(v)),
-        "Quat" => Value::Quaternion(reals(v)),
-        "AABB" => Value::Aabb(Box::new(reals(v))),
-        "Basis" => Value::Basis(Box::new(reals(v))),
-        "Transform" => Value::Transform3D(Box::new(reals(v))),
-        "Color" => Value::Color(f32s(v)),
+    if let Some(value) = described::shared(d, &GODOT_3_NAMES, expected) {
+        return value;
+    }
+    match d["t"].as_str().expect("a type") {
         "NodePath" => Value::NodePath(Box::new(NodePath {
             names: d["names"].as_array().unwrap().iter().map(text).collect(),
             subnames: d["subnames"].as_array().unwrap().iter().map(text).collect(),
             absolute: d["absolute"].as_bool().unwrap(),
         })),
-        "RID" => Value::Rid(0),
         "EncodedObjectAsID" => match d["id"].as_str().unwrap().parse::<u64>().unwrap() {
             0 => Value::Object(Object::Null),
             id => Value::Object(Object::Id(id)),
@@ -139,29 +109,6 @@ fn expected(d: &Json) -> Value {
                 .map(|p| (p[0].as_str().unwrap().to_owned(), expected(&p[1])))
                 .collect(),
         }))),
-        "Dictionary" => Value::Dictionary(Box::new(Dictionary {
-            key_type: ContainerType::Untyped,
-            value_type: ContainerType::Untyped,
-            entries: v
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| (expected(&e[0]), expected(&e[1])))
-                .collect(),
-        })),
-        "Array" => Value::Array(Box::new(Array {
-            element_type: ContainerType::Untyped,
-            items: v.as_array().unwrap().iter().map(expected).collect(),
-        })),
-        "PoolByteArray" => Value::PackedByteArray(unhex(v.as_str().unwrap())),
-        "PoolIntArray" => Value::PackedInt32Array(plain(v)),
-        "PoolRealArray" => Value::PackedFloat32Array(plain(v)),
-        "PoolStringArray" => {
-            Value::PackedStringArray(v.as_array().unwrap().iter().map(text).collect())
-        }
-        "PoolVector2Array" => Value::PackedVector2Array(PackedReals::Single(plain(v))),
-        "PoolVector3Array" => Value::PackedVector3Array(PackedReals::Single(plain(v))),
-        "PoolColorArray" => Value::PackedColorArray(plain(v)),
         other => panic!("unknown Godot 3 type {other:?} in the description"),
     }
 }
