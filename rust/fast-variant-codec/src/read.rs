@@ -376,15 +376,10 @@ impl Build for VariantBuilder {
         }
     }
 
-    fn boxed_reals(
-        &mut self,
-        t: WireType,
-        components: &[f32],
-        as_value: impl FnOnce() -> Value,
-    ) -> Result<Item, ReadError> {
+    fn boxed_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
         match to_variant::boxed_math(t, components) {
             Some(made) => Ok(Item::new(made)),
-            None => self.value(as_value()),
+            None => self.value(Value::boxed_single_reals(t, components)),
         }
     }
 

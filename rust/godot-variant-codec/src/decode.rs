@@ -86,16 +86,14 @@ pub trait Build {
     }
     /// A single-precision math value of a type the value model boxes (Transform2D, AABB,
     /// Basis, Transform3D, Projection): `t` and its components in wire order, as many as
-    /// `t` has; `as_value` makes its [`Value`], which is the default. A builder that makes
-    /// these straight from their components saves the box.
+    /// `t` has ([`Value::boxed_single_reals`] by default). A builder that makes these
+    /// straight from their components saves the box.
     fn boxed_reals(
         &mut self,
         t: VariantType,
         components: &[f32],
-        as_value: impl FnOnce() -> Value,
     ) -> Result<Self::Value, Self::Error> {
-        let _ = (t, components);
-        self.value(as_value())
+        self.value(Value::boxed_single_reals(t, components))
     }
     /// A PackedStringArray's strings, borrowed from the input, their texts not yet read:
     /// the builder reads each through [`RawText::text`] and fails with the first error in
@@ -471,14 +469,19 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Vector2 => Value::Vector2(self.reals(wide, "Vector2")?),
             T::Rect2 => Value::Rect2(self.reals(wide, "Rect2")?),
             T::Vector3 => Value::Vector3(self.reals(wide, "Vector3")?),
-            T::Transform2D => return self.boxed(t, wide, "Transform2D", Value::Transform2D),
+            T::Transform2D if !wide => return self.boxed_reals::<6>(t, "Transform2D"),
+            T::Aabb if !wide => return self.boxed_reals::<6>(t, "AABB"),
+            T::Basis if !wide => return self.boxed_reals::<9>(t, "Basis"),
+            T::Transform3D if !wide => return self.boxed_reals::<12>(t, "Transform3D"),
+            T::Projection if !wide => return self.boxed_reals::<16>(t, "Projection"),
+            T::Transform2D => Value::Transform2D(Box::new(self.reals(wide, "Transform2D")?)),
             T::Vector4 => Value::Vector4(self.reals(wide, "Vector4")?),
             T::Plane => Value::Plane(self.reals(wide, "Plane")?),
             T::Quaternion => Value::Quaternion(self.reals(wide, "Quaternion")?),
-            T::Aabb => return self.boxed(t, wide, "AABB", Value::Aabb),
-            T::Basis => return self.boxed(t, wide, "Basis", Value::Basis),
-            T::Transform3D => return self.boxed(t, wide, "Transform3D", Value::Transform3D),
-            T::Projection => return self.boxed(t, wide, "Projection", Value::Projection),
+            T::Aabb => Value::Aabb(Box::new(self.reals(wide, "AABB")?)),
+            T::Basis => Value::Basis(Box::new(self.reals(wide, "Basis")?)),
+            T::Transform3D => Value::Transform3D(Box::new(self.reals(wide, "Transform3D")?)),
+            T::Projection => Value::Projection(Box::new(self.reals(wide, "Projection")?)),
             T::Vector2i => Value::Vector2i(self.r.read("Vector2i")?),
             T::Rect2i => Value::Rect2i(self.r.read("Rect2i")?),
             T::Vector3i => Value::Vector3i(self.r.read("Vector3i")?),
@@ -503,24 +506,15 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         self.b.value(value)
     }
 
-    /// A math value the value model boxes (`t`, of `N` components; `boxed` makes its
-    /// `Value`): in single precision handed to the builder unboxed (see
-    /// [`Build::boxed_reals`]), in double precision as its `Value`.
-    fn boxed<const N: usize>(
+    /// A single-precision math value the value model boxes, `N` components of type `t`,
+    /// handed to the builder unboxed (see [`Build::boxed_reals`]).
+    fn boxed_reals<const N: usize>(
         &mut self,
         t: VariantType,
-        wide: bool,
         what: &'static str,
-        boxed: fn(Box<Reals<N>>) -> Value,
     ) -> Result<B::Value, B::Error> {
-        if wide {
-            let value = boxed(Box::new(Reals::Double(self.r.read(what)?)));
-            return self.b.value(value);
-        }
         let components: [f32; N] = self.r.read(what)?;
-        self.b.boxed_reals(t, &components, || {
-            boxed(Box::new(Reals::Single(components)))
-        })
+        self.b.boxed_reals(t, &components)
     }
 
     fn reals<const N: usize>(

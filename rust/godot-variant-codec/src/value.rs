@@ -353,6 +353,24 @@ impl Drop for FullObject {
 }
 
 impl Value {
+    /// The single-precision math value of type `t` among those the model boxes
+    /// (Transform2D, AABB, Basis, Transform3D, Projection), of `components` in wire order
+    /// (as many as `t` has; missing ones are 0). Nil for any other `t`.
+    pub fn boxed_single_reals(t: VariantType, components: &[f32]) -> Value {
+        fn single<const N: usize>(components: &[f32]) -> Box<Reals<N>> {
+            let component = |i: usize| components.get(i).copied().unwrap_or(0.0);
+            Box::new(Reals::Single(std::array::from_fn(component)))
+        }
+        match t {
+            VariantType::Transform2D => Value::Transform2D(single(components)),
+            VariantType::Aabb => Value::Aabb(single(components)),
+            VariantType::Basis => Value::Basis(single(components)),
+            VariantType::Transform3D => Value::Transform3D(single(components)),
+            VariantType::Projection => Value::Projection(single(components)),
+            _ => Value::Nil,
+        }
+    }
+
     /// Whether this value contains other values (Array, Dictionary, full Object).
     pub fn holds_values(&self) -> bool {
         matches!(
