@@ -1,6 +1,9 @@
 //! Layer: builder/writer. The engine's UTF-32 strings written as UTF-8 straight into the output, as the engine's
 //! `String::utf8()` writes them, without making a Rust `String` first.
 
+use std::ffi::CStr;
+
+use godot::builtin::{Encoding, StringName};
 use godot_variant_codec::wire::{Sink, Text};
 
 use crate::raw::gstring;
@@ -74,10 +77,28 @@ impl Text for Utf32<'_> {
     }
 }
 
+/// Names shorter than this many bytes, in ASCII, are handed to the engine as a C string
+/// (see [`string_name`]); the bytes and their NUL are copied onto the stack first.
+const SHORT_NAME: usize = 64;
+
 /// A StringName holding exactly `s` (see [`gstring`]): names read from the bytes (classes,
 /// properties, NodePath parts) keep a leading U+FEFF, as they do in the engine.
-pub fn string_name(s: &str) -> godot::builtin::StringName {
-    godot::builtin::StringName::from(&gstring(s))
+///
+/// A short ASCII name goes to the engine's `StringName(const char *)` (the interface's
+/// `string_name_new_with_latin1_chars`; ASCII is Latin-1), which finds a name that already
+/// exists without making a String first: the usual case, since names repeat. Any other
+/// text (non-ASCII, long, or holding a NUL) is made into a String first.
+pub fn string_name(s: &str) -> StringName {
+    if s.len() < SHORT_NAME && s.is_ascii() {
+        let mut bytes = [0u8; SHORT_NAME];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        if let Ok(c_string) = CStr::from_bytes_with_nul(&bytes[..=s.len()]) {
+            if let Ok(name) = StringName::try_from_cstr(c_string, Encoding::Latin1) {
+                return name;
+            }
+        }
+    }
+    StringName::from(&gstring(s))
 }
 
 #[cfg(test)]
