@@ -184,7 +184,7 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
             // SAFETY: `p` is a PackedByteArray, read while the caller holds it.
             let bytes = unsafe { ffi.view::<PackedByteArray>(p, t) };
             builder
-                .decode(cow::bytes_of(&bytes), 0, opts)
+                .decode(cow::elements_of(&bytes), 0, opts)
                 .map(|(value, _)| value)
                 .map_err(Failure::from)
         } else {
@@ -232,7 +232,7 @@ pub fn encode_stream(
 /// whole stream.
 pub fn decode_stream(bytes: &PackedByteArray, opts: &DecodeOptions) -> Result<VarArray, Failure> {
     let ffi = ffi();
-    let data = cow::bytes_of(bytes);
+    let data = cow::elements_of(bytes);
     let mut values = Vec::new();
     let mut builder = VariantBuilder::new();
     let mut offset = 0;

@@ -503,9 +503,9 @@ impl Buffers {
     }
 }
 
-/// The bytes of a PackedByteArray, read through the layout when it is known (no call into
+/// The elements of a packed array, read through the layout when it is known (no call into
 /// the engine; gdext's `as_slice` makes three).
-pub fn bytes_of(array: &PackedByteArray) -> &[u8] {
+pub fn elements_of<T: PackedElement>(array: &PackedArray<T>) -> &[T] {
     if buffers().is_none() {
         return array.as_slice();
     }
@@ -513,9 +513,10 @@ pub fn bytes_of(array: &PackedByteArray) -> &[u8] {
     if data.is_null() {
         return &[];
     }
-    // SAFETY: the layout is known: a live buffer's size word counts its bytes, which stay
-    // as they are while `array` is borrowed.
-    unsafe { std::slice::from_raw_parts(data, size_word(data) as usize) }
+    // SAFETY: the layout is known: a live buffer's size word counts its elements, which
+    // stay as they are while `array` is borrowed; the engine aligns its buffers' data to
+    // 16 bytes, enough for any element.
+    unsafe { std::slice::from_raw_parts(data.cast::<T>(), size_word(data) as usize) }
 }
 
 /// Sizes the new, empty packed array `array` to `len` elements for the caller to write,

@@ -748,7 +748,7 @@ fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_
 
 /// The bytes of an input PackedByteArray, read in place.
 pub fn input(bytes: &PackedByteArray) -> &[u8] {
-    cow::bytes_of(bytes)
+    cow::elements_of(bytes)
 }
 
 /// Decodes one value from the start of `bytes` (a window of a larger input starting at

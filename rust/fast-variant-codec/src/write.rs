@@ -28,6 +28,7 @@ use godot_variant_codec::{
     VariantType as WireType, SCRIPT_PROPERTY,
 };
 
+use crate::cow;
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::stack_room;
@@ -293,56 +294,56 @@ impl<S: Sink> VariantWriter<S> {
             VariantType::PACKED_BYTE_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
-                self.enc.packed_bytes(a.as_slice())?;
+                self.enc.packed_bytes(cow::elements_of(&a))?;
             }
             VariantType::PACKED_INT32_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
-                self.enc.packed_int32s(a.as_slice())?;
+                self.enc.packed_int32s(cow::elements_of(&a))?;
             }
             VariantType::PACKED_INT64_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
-                self.enc.packed_int64s(a.as_slice())?;
+                self.enc.packed_int64s(cow::elements_of(&a))?;
             }
             VariantType::PACKED_FLOAT32_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
-                self.enc.packed_float32s(a.as_slice())?;
+                self.enc.packed_float32s(cow::elements_of(&a))?;
             }
             VariantType::PACKED_FLOAT64_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
-                self.enc.packed_float64s(a.as_slice())?;
+                self.enc.packed_float64s(cow::elements_of(&a))?;
             }
             VariantType::PACKED_STRING_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
-                self.strings(a.as_slice(), depth)?;
+                self.strings(cow::elements_of(&a), depth)?;
             }
             VariantType::PACKED_VECTOR2_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
-                let items = plain::<Vector2, [f32; 2]>(a.as_slice());
+                let items = plain::<Vector2, [f32; 2]>(cow::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector2Array, items)?;
             }
             VariantType::PACKED_VECTOR3_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
-                let items = plain::<Vector3, [f32; 3]>(a.as_slice());
+                let items = plain::<Vector3, [f32; 3]>(cow::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector3Array, items)?;
             }
             VariantType::PACKED_COLOR_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
-                self.enc.packed_colors(plain(a.as_slice()))?;
+                self.enc.packed_colors(plain(cow::elements_of(&a)))?;
             }
             VariantType::PACKED_VECTOR4_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
-                let items = plain::<Vector4, [f32; 4]>(a.as_slice());
+                let items = plain::<Vector4, [f32; 4]>(cow::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector4Array, items)?;
             }
