@@ -1140,24 +1140,29 @@ impl Ffi {
     }
 
     /// A Variant of a type stored inline as plain data (the math types of 32-bit fields,
-    /// Color), holding `value`, which must be that type's layout; `None` when Variants are
-    /// not made through their layout.
+    /// Color), holding `components` (32-bit floats or ints), which must be that type's
+    /// value in the engine's layout (the codec's wire order); `None` when Variants are not
+    /// made through their layout, for another type, or for more than a Variant holds.
+    ///
+    /// The value's words are put together from the components in registers: copied
+    /// through memory (a copy of the slice's length, then a 16-byte read), the read waits
+    /// for the copy's narrower writes to reach the cache.
     #[inline]
-    pub fn plain_variant<T: Copy>(&self, t: VariantType, value: T) -> Option<Variant> {
-        if !(self.layout && stored_inline(t) && owns_nothing(t)) {
+    pub fn plain_variant<T: Copy>(&self, t: VariantType, components: &[T]) -> Option<Variant> {
+        const { assert!(std::mem::size_of::<T>() == 4, "32-bit components") };
+        if !(self.layout && stored_inline(t) && owns_nothing(t)) || components.len() > 4 {
             return None;
         }
-        const { assert!(std::mem::size_of::<T>() <= 16) };
-        let mut words = [0u64; 2];
-        // SAFETY: `value` fits in the 16 bytes; the layout is known and `t` stores it inline.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                std::ptr::from_ref(&value).cast::<u8>(),
-                words.as_mut_ptr().cast::<u8>(),
-                std::mem::size_of::<T>(),
-            );
-            Some(Self::from_words(t, words))
-        }
+        let bits = |i: usize| {
+            components.get(i).map_or(0, |c| {
+                // SAFETY: a component is 4 bytes of plain data (asserted above).
+                u64::from(unsafe { std::mem::transmute_copy::<T, u32>(c) })
+            })
+        };
+        let words = [bits(0) | bits(1) << 32, bits(2) | bits(3) << 32];
+        // SAFETY: the layout is known and `t` stores its value inline as the plain data the
+        // caller gives, in these words.
+        Some(unsafe { Self::from_words(t, words) })
     }
 
     /// A Variant holding a new String of `text`.

@@ -17,6 +17,7 @@ use godot::builtin::{
 };
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
+use godot::obj::EngineEnum;
 use godot::sys::GodotFfi;
 use godot_variant_codec::header::header_word;
 use godot_variant_codec::wire::{short_word, short_words};
@@ -106,11 +107,14 @@ impl VariantBuilder {
 }
 
 /// A decoded Variant on its way through the decoder to its container, held as its three
-/// words. Moved as a Variant (24 opaque bytes), the compiler copied it 16 bytes at a time,
-/// and each 16-byte read of words just written one at a time (as the decoder's results
-/// are) waited for the writes to reach the cache: the processor cannot forward them from
-/// its store buffer. As integers, it is mostly copied a word at a time (the shapes.gd row
-/// "Array 100k bools/nulls" guards it).
+/// words. Moved as a Variant (24 opaque bytes), the compiler copies it 16 bytes at a time,
+/// and a 16-byte read of memory just written by narrower stores waits for the writes to
+/// reach the cache: the processor cannot forward them from its store buffer. So the words
+/// are read into an item as they were written ([`new`](Self::new) for a Variant made here
+/// a word at a time, [`from_engine`](Self::from_engine) for one the engine made), and out
+/// of it one at a time (volatile reads, which the compiler does not merge); in between, as
+/// integers, they are mostly moved a word at a time (the shapes.gd rows of Arrays of
+/// bools/nulls, Vector3 and Transform3D guard this).
 ///
 /// Plain `u64`s, not `MaybeUninit` (the 4 bytes after the Variant's 32-bit type are
 /// padding, which the engine may leave unset): `MaybeUninit` words are moved as bytes
@@ -119,6 +123,7 @@ impl VariantBuilder {
 pub struct Item(u64, u64, u64);
 
 impl Item {
+    /// An item of a Variant made here, from its three words.
     #[inline(always)]
     fn new(v: Variant) -> Self {
         // SAFETY: a Variant is 24 bytes, aligned as words; the item owns it from now on.
@@ -126,11 +131,35 @@ impl Item {
         Item(a, b, c)
     }
 
+    /// An item of a Variant the engine made (a constructor writes the 32-bit type, then
+    /// the value): its first word read as its two halves, then the other two words.
+    #[inline(always)]
+    fn from_engine(v: Variant) -> Self {
+        let v = std::mem::ManuallyDrop::new(v);
+        let at = std::ptr::from_ref(&*v).cast::<u64>();
+        // SAFETY: a Variant is 24 bytes, aligned as words, read within; the item owns it
+        // from now on (`v` is not dropped).
+        unsafe {
+            let halves = at.cast::<u32>();
+            let first = u64::from(halves.read_volatile())
+                | u64::from(halves.add(1).read_volatile()) << 32;
+            Item(first, at.add(1).read_volatile(), at.add(2).read_volatile())
+        }
+    }
+
     #[inline(always)]
     fn into_variant(self) -> Variant {
         let item = std::mem::ManuallyDrop::new(self);
+        // SAFETY: reads of the item's own fields.
+        let words = unsafe {
+            [
+                std::ptr::from_ref(&item.0).read_volatile(),
+                std::ptr::from_ref(&item.1).read_volatile(),
+                std::ptr::from_ref(&item.2).read_volatile(),
+            ]
+        };
         // SAFETY: the words of the Variant the item owned, whose ownership passes back.
-        unsafe { std::mem::transmute::<[u64; 3], Variant>([item.0, item.1, item.2]) }
+        unsafe { std::mem::transmute::<[u64; 3], Variant>(words) }
     }
 }
 
@@ -353,33 +382,25 @@ impl Build for VariantBuilder {
     const CHECKS_ELEMENTS: bool = false;
 
     fn value(&mut self, v: Value) -> Result<Item, ReadError> {
-        // The usual math types, made in place; the others through the value model.
-        let made = match &v {
-            Value::Vector2(Reals::Single(r)) => self.ffi.plain_variant(VariantType::VECTOR2, *r),
-            Value::Vector3(Reals::Single(r)) => self.ffi.plain_variant(VariantType::VECTOR3, *r),
-            Value::Color(c) => self.ffi.plain_variant(VariantType::COLOR, *c),
-            Value::Vector2i(i) => self.ffi.plain_variant(VariantType::VECTOR2I, *i),
-            Value::Vector3i(i) => self.ffi.plain_variant(VariantType::VECTOR3I, *i),
-            Value::Rect2(Reals::Single(r)) => self.ffi.plain_variant(VariantType::RECT2, *r),
-            Value::Rect2i(i) => self.ffi.plain_variant(VariantType::RECT2I, *i),
-            Value::Vector4(Reals::Single(r)) => self.ffi.plain_variant(VariantType::VECTOR4, *r),
-            Value::Vector4i(i) => self.ffi.plain_variant(VariantType::VECTOR4I, *i),
-            Value::Plane(Reals::Single(r)) => self.ffi.plain_variant(VariantType::PLANE, *r),
-            Value::Quaternion(Reals::Single(r)) => {
-                self.ffi.plain_variant(VariantType::QUATERNION, *r)
-            }
-            _ => None,
-        };
-        match made {
-            Some(made) => Ok(Item::new(made)),
-            None => Ok(Item::new(to_variant::variant(&v)?)),
+        Ok(Item::from_engine(to_variant::variant(&v)?))
+    }
+
+    fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
+        // The types a Variant holds inline are made in place; the others (Transform2D,
+        // AABB, Basis, Transform3D, Projection) from their components by the engine.
+        if let Some(made) = self.ffi.plain_variant(engine_type(t), components) {
+            return Ok(Item::new(made));
+        }
+        match to_variant::boxed_math(t, components) {
+            Some(made) => Ok(Item::from_engine(made)),
+            None => self.value(Value::single_reals(t, components)),
         }
     }
 
-    fn boxed_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
-        match to_variant::boxed_math(t, components) {
+    fn int_components(&mut self, t: WireType, components: &[i32]) -> Result<Item, ReadError> {
+        match self.ffi.plain_variant(engine_type(t), components) {
             Some(made) => Ok(Item::new(made)),
-            None => self.value(Value::boxed_single_reals(t, components)),
+            None => self.value(Value::int_components(t, components)),
         }
     }
 
@@ -409,20 +430,20 @@ impl Build for VariantBuilder {
     }
 
     fn string_name(&mut self, s: &str) -> Result<Item, ReadError> {
-        Ok(Item::new(string_name(s).to_variant()))
+        Ok(Item::from_engine(string_name(s).to_variant()))
     }
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
         match path.encoded() {
             // The engine's own decoding of the same bytes (see `NodePathCache`).
-            Some(encoded) => Ok(Item::new(self.node_paths.get(encoded))),
+            Some(encoded) => Ok(Item::from_engine(self.node_paths.get(encoded))),
             // A path the generation's rules changed: made from its texts.
             None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
         }
     }
 
     fn packed(&mut self, p: Packed<'_>) -> Result<Item, ReadError> {
-        Ok(Item::new(packed_array(p)))
+        Ok(Item::from_engine(packed_array(p)))
     }
 
     fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Item, ReadError> {
@@ -466,7 +487,7 @@ impl Build for VariantBuilder {
         // The error of the first invalid text, as reading them in order would give it.
         match strings.get(first_invalid.into_inner()).map(RawText::text) {
             Some(Err(invalid)) => Err(invalid.into()),
-            _ => Ok(Item::new(array.to_variant())),
+            _ => Ok(Item::from_engine(array.to_variant())),
         }
     }
 
@@ -569,10 +590,10 @@ impl Build for VariantBuilder {
             // SAFETY: as in `begin_array`.
             unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
         }
-        Ok(Item::new(match fill.elements {
-            Elements::Any => self.ffi.array_variant(fill.array),
-            _ => fill.array.to_variant(),
-        }))
+        Ok(match fill.elements {
+            Elements::Any => Item::new(self.ffi.array_variant(fill.array)),
+            _ => Item::from_engine(fill.array.to_variant()),
+        })
     }
 
     fn begin_dictionary(
@@ -630,12 +651,18 @@ impl Build for VariantBuilder {
         _key_type: ContainerType,
         _value_type: ContainerType,
     ) -> Result<Item, ReadError> {
-        Ok(Item::new(if fill.typed {
-            fill.dictionary.to_variant()
+        Ok(if fill.typed {
+            Item::from_engine(fill.dictionary.to_variant())
         } else {
-            self.ffi.dictionary_variant(fill.dictionary)
-        }))
+            Item::new(self.ffi.dictionary_variant(fill.dictionary))
+        })
     }
+}
+
+/// The engine's type of a Godot 4 wire type: the wire's type ids are the engine's
+/// `Variant::Type`.
+fn engine_type(t: WireType) -> VariantType {
+    VariantType::from_ord(t.id() as i32)
 }
 
 /// A packed array of `count` elements of `T` whose memory is `fill`ed (all of it).

@@ -147,6 +147,7 @@ fn math(value: &Value) -> Variant {
 /// A single-precision math value of a type the value model boxes (Transform2D, AABB,
 /// Basis, Transform3D, Projection), made straight from its components in wire order (as
 /// many as `t` has); `None` for another type or another count.
+#[inline(always)]
 pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
     Some(match t {
         WireType::Transform2D => from_slice::<Transform2D, 6>(components)?.to_variant(),

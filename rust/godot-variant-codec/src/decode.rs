@@ -84,16 +84,24 @@ pub trait Build {
     fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {
         self.value(p.to_value())
     }
-    /// A single-precision math value of a type the value model boxes (Transform2D, AABB,
-    /// Basis, Transform3D, Projection): `t` and its components in wire order, as many as
-    /// `t` has ([`Value::boxed_single_reals`] by default). A builder that makes these
-    /// straight from their components saves the box.
-    fn boxed_reals(
+    /// A single-precision math value or a Color: `t` and its components in wire order, as
+    /// many as `t` has ([`Value::single_reals`] by default). A builder that makes these
+    /// straight from their components saves the value model.
+    fn single_reals(
         &mut self,
         t: VariantType,
         components: &[f32],
     ) -> Result<Self::Value, Self::Error> {
-        self.value(Value::boxed_single_reals(t, components))
+        self.value(Value::single_reals(t, components))
+    }
+    /// An integer vector (Vector2i, Rect2i, Vector3i, Vector4i): `t` and its components in
+    /// wire order, as many as `t` has ([`Value::int_components`] by default).
+    fn int_components(
+        &mut self,
+        t: VariantType,
+        components: &[i32],
+    ) -> Result<Self::Value, Self::Error> {
+        self.value(Value::int_components(t, components))
     }
     /// A PackedStringArray's strings, borrowed from the input, their texts not yet read:
     /// the builder reads each through [`RawText::text`] and fails with the first error in
@@ -466,27 +474,35 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             }
             T::PackedStringArray => return self.packed_strings(),
             T::Callable => Value::Callable,
-            T::Vector2 => Value::Vector2(self.reals(wide, "Vector2")?),
-            T::Rect2 => Value::Rect2(self.reals(wide, "Rect2")?),
-            T::Vector3 => Value::Vector3(self.reals(wide, "Vector3")?),
-            T::Transform2D if !wide => return self.boxed_reals::<6>(t, "Transform2D"),
-            T::Aabb if !wide => return self.boxed_reals::<6>(t, "AABB"),
-            T::Basis if !wide => return self.boxed_reals::<9>(t, "Basis"),
-            T::Transform3D if !wide => return self.boxed_reals::<12>(t, "Transform3D"),
-            T::Projection if !wide => return self.boxed_reals::<16>(t, "Projection"),
-            T::Transform2D => Value::Transform2D(Box::new(self.reals(wide, "Transform2D")?)),
-            T::Vector4 => Value::Vector4(self.reals(wide, "Vector4")?),
-            T::Plane => Value::Plane(self.reals(wide, "Plane")?),
-            T::Quaternion => Value::Quaternion(self.reals(wide, "Quaternion")?),
-            T::Aabb => Value::Aabb(Box::new(self.reals(wide, "AABB")?)),
-            T::Basis => Value::Basis(Box::new(self.reals(wide, "Basis")?)),
-            T::Transform3D => Value::Transform3D(Box::new(self.reals(wide, "Transform3D")?)),
-            T::Projection => Value::Projection(Box::new(self.reals(wide, "Projection")?)),
-            T::Vector2i => Value::Vector2i(self.r.read("Vector2i")?),
-            T::Rect2i => Value::Rect2i(self.r.read("Rect2i")?),
-            T::Vector3i => Value::Vector3i(self.r.read("Vector3i")?),
-            T::Vector4i => Value::Vector4i(self.r.read("Vector4i")?),
-            T::Color => Value::Color(self.r.read("Color")?),
+            T::Vector2 => return self.reals_of::<2>(t, wide, "Vector2", Value::Vector2),
+            T::Rect2 => return self.reals_of::<4>(t, wide, "Rect2", Value::Rect2),
+            T::Vector3 => return self.reals_of::<3>(t, wide, "Vector3", Value::Vector3),
+            T::Transform2D => {
+                return self
+                    .reals_of::<6>(t, wide, "Transform2D", |r| Value::Transform2D(Box::new(r)))
+            }
+            T::Vector4 => return self.reals_of::<4>(t, wide, "Vector4", Value::Vector4),
+            T::Plane => return self.reals_of::<4>(t, wide, "Plane", Value::Plane),
+            T::Quaternion => return self.reals_of::<4>(t, wide, "Quaternion", Value::Quaternion),
+            T::Aabb => return self.reals_of::<6>(t, wide, "AABB", |r| Value::Aabb(Box::new(r))),
+            T::Basis => return self.reals_of::<9>(t, wide, "Basis", |r| Value::Basis(Box::new(r))),
+            T::Transform3D => {
+                return self
+                    .reals_of::<12>(t, wide, "Transform3D", |r| Value::Transform3D(Box::new(r)))
+            }
+            T::Projection => {
+                return self
+                    .reals_of::<16>(t, wide, "Projection", |r| Value::Projection(Box::new(r)))
+            }
+            T::Color => {
+                // Always single precision.
+                let components: [f32; 4] = self.r.read("Color")?;
+                return self.b.single_reals(t, &components);
+            }
+            T::Vector2i => return self.int_components::<2>(t, "Vector2i"),
+            T::Rect2i => return self.int_components::<4>(t, "Rect2i"),
+            T::Vector3i => return self.int_components::<3>(t, "Vector3i"),
+            T::Vector4i => return self.int_components::<4>(t, "Vector4i"),
             T::NodePath => {
                 let path = read_node_path(&mut self.r, self.generation)?;
                 return self.b.node_path(path);
@@ -506,27 +522,34 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         self.b.value(value)
     }
 
-    /// A single-precision math value the value model boxes, `N` components of type `t`,
-    /// handed to the builder unboxed (see [`Build::boxed_reals`]).
-    fn boxed_reals<const N: usize>(
+    /// A math value or Color of `N` real components, of type `t`: in single precision
+    /// handed to the builder as its components (see [`Build::single_reals`]); in double
+    /// precision (`wide`) as the [`Value`] `wrap` makes of them.
+    #[inline(always)]
+    fn reals_of<const N: usize>(
+        &mut self,
+        t: VariantType,
+        wide: bool,
+        what: &'static str,
+        wrap: impl FnOnce(Reals<N>) -> Value,
+    ) -> Result<B::Value, B::Error> {
+        if wide {
+            let value = wrap(Reals::Double(self.r.read(what)?));
+            return self.b.value(value);
+        }
+        let components: [f32; N] = self.r.read(what)?;
+        self.b.single_reals(t, &components)
+    }
+
+    /// An integer vector, `N` components of type `t`, handed to the builder as its
+    /// components (see [`Build::int_components`]).
+    fn int_components<const N: usize>(
         &mut self,
         t: VariantType,
         what: &'static str,
     ) -> Result<B::Value, B::Error> {
-        let components: [f32; N] = self.r.read(what)?;
-        self.b.boxed_reals(t, &components)
-    }
-
-    fn reals<const N: usize>(
-        &mut self,
-        wide: bool,
-        what: &'static str,
-    ) -> Result<Reals<N>, DecodeError> {
-        Ok(if wide {
-            Reals::Double(self.r.read(what)?)
-        } else {
-            Reals::Single(self.r.read(what)?)
-        })
+        let components: [i32; N] = self.r.read(what)?;
+        self.b.int_components(t, &components)
     }
 
     /// A length word, then UTF-8 bytes padded to 4. Like the engine, a leading BOM is

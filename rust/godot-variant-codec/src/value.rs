@@ -353,20 +353,48 @@ impl Drop for FullObject {
 }
 
 impl Value {
-    /// The single-precision math value of type `t` among those the model boxes
-    /// (Transform2D, AABB, Basis, Transform3D, Projection), of `components` in wire order
-    /// (as many as `t` has; missing ones are 0). Nil for any other `t`.
-    pub fn boxed_single_reals(t: VariantType, components: &[f32]) -> Value {
-        fn single<const N: usize>(components: &[f32]) -> Box<Reals<N>> {
-            let component = |i: usize| components.get(i).copied().unwrap_or(0.0);
-            Box::new(Reals::Single(std::array::from_fn(component)))
+    /// The single-precision math value or Color of type `t` (Vector2, Rect2, Vector3,
+    /// Transform2D, Vector4, Plane, Quaternion, AABB, Basis, Transform3D, Projection,
+    /// Color), of `components` in wire order (as many as `t` has; missing ones are 0). Nil
+    /// for any other `t`.
+    pub fn single_reals(t: VariantType, components: &[f32]) -> Value {
+        fn array<const N: usize>(components: &[f32]) -> [f32; N] {
+            std::array::from_fn(|i| components.get(i).copied().unwrap_or(0.0))
         }
+        fn single<const N: usize>(components: &[f32]) -> Reals<N> {
+            Reals::Single(array(components))
+        }
+        use VariantType as T;
         match t {
-            VariantType::Transform2D => Value::Transform2D(single(components)),
-            VariantType::Aabb => Value::Aabb(single(components)),
-            VariantType::Basis => Value::Basis(single(components)),
-            VariantType::Transform3D => Value::Transform3D(single(components)),
-            VariantType::Projection => Value::Projection(single(components)),
+            T::Vector2 => Value::Vector2(single(components)),
+            T::Rect2 => Value::Rect2(single(components)),
+            T::Vector3 => Value::Vector3(single(components)),
+            T::Transform2D => Value::Transform2D(Box::new(single(components))),
+            T::Vector4 => Value::Vector4(single(components)),
+            T::Plane => Value::Plane(single(components)),
+            T::Quaternion => Value::Quaternion(single(components)),
+            T::Aabb => Value::Aabb(Box::new(single(components))),
+            T::Basis => Value::Basis(Box::new(single(components))),
+            T::Transform3D => Value::Transform3D(Box::new(single(components))),
+            T::Projection => Value::Projection(Box::new(single(components))),
+            T::Color => Value::Color(array(components)),
+            _ => Value::Nil,
+        }
+    }
+
+    /// The integer vector of type `t` (Vector2i, Rect2i, Vector3i, Vector4i) of
+    /// `components` in wire order (as many as `t` has; missing ones are 0). Nil for any
+    /// other `t`.
+    pub fn int_components(t: VariantType, components: &[i32]) -> Value {
+        fn array<const N: usize>(components: &[i32]) -> [i32; N] {
+            std::array::from_fn(|i| components.get(i).copied().unwrap_or(0))
+        }
+        use VariantType as T;
+        match t {
+            T::Vector2i => Value::Vector2i(array(components)),
+            T::Rect2i => Value::Rect2i(array(components)),
+            T::Vector3i => Value::Vector3i(array(components)),
+            T::Vector4i => Value::Vector4i(array(components)),
             _ => Value::Nil,
         }
     }
