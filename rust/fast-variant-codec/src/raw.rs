@@ -32,8 +32,8 @@ use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
 
 use godot::builtin::{
-    Color, GString, PackedArray, Plane, Quaternion, Rect2, Rect2i, VarArray, VarDictionary,
-    Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+    Color, GString, PackedArray, Plane, Quaternion, Rect2, Rect2i, StringName, VarArray,
+    VarDictionary, Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::meta::{PackedElement, ToGodot};
 use godot::obj::Singleton;
@@ -246,6 +246,7 @@ fn stored_inline(t: VariantType) -> bool {
             | VariantType::INT
             | VariantType::FLOAT
             | VariantType::STRING
+            | VariantType::STRING_NAME
             | VariantType::VECTOR2
             | VariantType::VECTOR2I
             | VariantType::RECT2
@@ -372,10 +373,13 @@ impl Ffi {
         let int = 0x0123_4567_89ab_cdef_i64;
         let float = -1.5e300_f64;
         let text = GString::from("probe");
+        let name = StringName::from("probe_name");
         let array = VarArray::new();
         let dictionary = VarDictionary::new();
         // SAFETY: reads of the gdext values' own bytes (the engine values they wrap).
         let text_bytes: [u8; 8] = unsafe { text.string_sys().cast::<[u8; 8]>().read_unaligned() };
+        // SAFETY: as above.
+        let name_bytes: [u8; 8] = unsafe { name.string_sys().cast::<[u8; 8]>().read_unaligned() };
         // SAFETY: as above.
         let array_bytes: [u8; 8] = unsafe { array.sys().cast::<[u8; 8]>().read_unaligned() };
         let dictionary_bytes: [u8; 8] =
@@ -390,6 +394,7 @@ impl Ffi {
             && check(&int.to_variant(), &int.to_le_bytes())
             && check(&float.to_variant(), &float.to_le_bytes())
             && check(&text.to_variant(), &text_bytes)
+            && check(&name.to_variant(), &name_bytes)
             && check(&array.to_variant(), &array_bytes)
             && check(&dictionary.to_variant(), &dictionary_bytes)
             && check(&Vector2::new(1.5, -2.0).to_variant(), &floats[..8])
@@ -429,7 +434,7 @@ impl Ffi {
                 (),
                 format!(
                     "type word at 0 and value at {VALUE_OFFSET} of 24 bytes, checked on \
-                     values of 18 types made by the engine"
+                     values of 19 types made by the engine"
                 ),
             ))
         } else {
@@ -1178,6 +1183,22 @@ impl Ffi {
             }
         } else {
             s.to_variant()
+        }
+    }
+
+    /// A Variant holding `name`, moved in (no reference counting).
+    #[inline]
+    pub fn string_name_variant(&self, name: StringName) -> Variant {
+        if self.layout {
+            // SAFETY: the layout is known; the StringName (one pointer) moves into the
+            // Variant.
+            unsafe {
+                let name = ManuallyDrop::new(name);
+                let bytes = name.string_sys().cast::<u64>().read_unaligned();
+                Self::from_words(VariantType::STRING_NAME, [bytes, 0])
+            }
+        } else {
+            name.to_variant()
         }
     }
 

@@ -141,8 +141,8 @@ impl Item {
         // from now on (`v` is not dropped).
         unsafe {
             let halves = at.cast::<u32>();
-            let first = u64::from(halves.read_volatile())
-                | u64::from(halves.add(1).read_volatile()) << 32;
+            let first =
+                u64::from(halves.read_volatile()) | u64::from(halves.add(1).read_volatile()) << 32;
             Item(first, at.add(1).read_volatile(), at.add(2).read_volatile())
         }
     }
@@ -430,7 +430,7 @@ impl Build for VariantBuilder {
     }
 
     fn string_name(&mut self, s: &str) -> Result<Item, ReadError> {
-        Ok(Item::from_engine(string_name(s).to_variant()))
+        Ok(Item::new(self.ffi.string_name_variant(string_name(s))))
     }
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
@@ -491,6 +491,7 @@ impl Build for VariantBuilder {
         }
     }
 
+    #[inline(always)]
     fn begin_array(
         &mut self,
         element_type: &ContainerType,
@@ -581,6 +582,7 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
+    #[inline(always)]
     fn end_array(
         &mut self,
         mut fill: ArrayFill,
@@ -596,6 +598,7 @@ impl Build for VariantBuilder {
         })
     }
 
+    #[inline(always)]
     fn begin_dictionary(
         &mut self,
         key_type: &ContainerType,
@@ -645,6 +648,7 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
+    #[inline(always)]
     fn end_dictionary(
         &mut self,
         fill: DictionaryFill,
