@@ -172,13 +172,23 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
     let ffi = ffi();
     let count = packets.len();
     let mut out = VarArray::new();
-    // SAFETY: a new untyped array held only here: nils.
-    unsafe { ffi.array_resize(out.sys_mut(), count) };
+    // SAFETY: a new untyped array held only here: nils. Its elements lie one after the
+    // other when `array_slots` finds them, and it is not resized again.
+    let slots = unsafe {
+        ffi.array_resize(out.sys_mut(), count);
+        ffi.array_slots(out.sys_mut(), count)
+    };
+    // SAFETY: `count` is the size of the array, which the caller holds unchanged for the
+    // call (decoding runs no script).
+    let in_place = unsafe { ffi.array_elements(packets.sys(), count) };
     let mut first_failure = None;
     let mut builder = VariantBuilder::new();
     for i in 0..count {
-        // SAFETY: below the size of the array, which the caller holds for the call.
-        let p = unsafe { ffi.array_element(packets.sys(), i) };
+        let p = match in_place {
+            Some(packets) => &packets[i],
+            // SAFETY: below the size of the array, which the caller holds for the call.
+            None => unsafe { ffi.array_element(packets.sys(), i) },
+        };
         let t = ffi.type_of(p);
         let value = if t == VariantType::PACKED_BYTE_ARRAY {
             // SAFETY: `p` is a PackedByteArray, read while the caller holds it.
@@ -194,8 +204,14 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
             ))
         };
         match value {
-            // SAFETY: below the size of the new untyped array, held only here.
-            Ok(value) => unsafe { ffi.set_array_element(out.sys_mut(), i, value) },
+            // SAFETY: below the size of the new untyped array, held only here; `slots`,
+            // when found, is its first element.
+            Ok(value) => unsafe {
+                match slots {
+                    Some(slots) => ffi.store(slots.add(i), value),
+                    None => ffi.set_array_element(out.sys_mut(), i, value),
+                }
+            },
             Err(failure) => {
                 first_failure.get_or_insert_with(|| failure.of_element(i));
             }
