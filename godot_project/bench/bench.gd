@@ -219,6 +219,13 @@ func bench_one_per_call(what: String, value: Variant) -> void:
 	compare("one %s per call: decode, untyped (time per call)" % what, engine_decode,
 			func() -> Variant: return repeat(func() -> Variant: return _untyped.decode(bytes), reps),
 			1.2, bytes.size(), reps)
+	# The static methods: no instance, so no receiver to check.
+	compare("one %s per call: encode, static (time per call)" % what, engine_encode,
+			func() -> Variant: return repeat(func() -> Variant: return FastVariantCodec.var_to_bytes(value), reps),
+			1.2, bytes.size(), reps)
+	compare("one %s per call: decode, static (time per call)" % what, engine_decode,
+			func() -> Variant: return repeat(func() -> Variant: return FastVariantCodec.bytes_to_var(bytes), reps),
+			1.2, bytes.size(), reps)
 
 
 ## A batch of a few values against calling the codec once per value: a batch must not be
@@ -293,6 +300,11 @@ func check_one(label: String, value: Variant, bytes: PackedByteArray) -> bool:
 	var decoded = _codec.decode(bytes)
 	if typeof(decoded) != typeof(bytes_to_var(bytes)) or var_to_bytes(decoded) != bytes:
 		return mismatch(label, "decode differs from the engine's (%s)" % _codec.get_error_message())
+	if FastVariantCodec.var_to_bytes(value) != bytes:
+		return mismatch(label, "the static var_to_bytes differs from the engine's (%s)" % FastVariantCodec.get_last_error_message())
+	decoded = FastVariantCodec.bytes_to_var(bytes)
+	if typeof(decoded) != typeof(bytes_to_var(bytes)) or var_to_bytes(decoded) != bytes:
+		return mismatch(label, "the static bytes_to_var differs from the engine's (%s)" % FastVariantCodec.get_last_error_message())
 	return true
 
 

@@ -146,6 +146,48 @@ func test_decode_matches_bytes_to_var() -> void:
 	free_nodes()
 
 
+func test_static_methods_match_the_engine() -> void:
+	for value in curated_values():
+		var expected := var_to_bytes(value)
+		assert_eq(FastVariantCodec.var_to_bytes(value), expected, "static var_to_bytes(%s)" % _show(value))
+		assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after var_to_bytes(%s)" % _show(value))
+		assert_same(FastVariantCodec.bytes_to_var(expected), bytes_to_var(expected), "static bytes_to_var(var_to_bytes(%s))" % _show(value))
+		assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after decoding %s" % _show(value))
+	free_nodes()
+
+
+func test_static_methods_report_errors_per_thread() -> void:
+	var hello := var_to_bytes("hello")
+	assert_eq(FastVariantCodec.bytes_to_var(hello.slice(0, 12)), null, "static: cut-short String")
+	assert_eq(FastVariantCodec.get_last_error(), ERR_FILE_EOF, "get_last_error() for a cut-short String")
+	assert_that(FastVariantCodec.get_last_error_message().ends_with("at byte 4"),
+			"message: " + FastVariantCodec.get_last_error_message())
+	# Another thread's calls leave this thread's error as it is, and have their own.
+	var seen := []
+	var thread := Thread.new()
+	thread.start(func() -> void:
+		seen.append(FastVariantCodec.get_last_error())
+		FastVariantCodec.bytes_to_var(PackedByteArray([99, 0, 0, 0]))
+		seen.append(FastVariantCodec.get_last_error()))
+	thread.wait_to_finish()
+	assert_eq(seen, [OK, ERR_INVALID_DATA], "a thread starts with no error and has its own")
+	assert_eq(FastVariantCodec.get_last_error(), ERR_FILE_EOF, "this thread's error is unchanged")
+	# The instances' errors are their own: a static call does not change them, nor they it.
+	var codec := FastVariantCodec.new()
+	codec.decode(PackedByteArray())
+	assert_eq(FastVariantCodec.get_last_error(), ERR_FILE_EOF, "an instance's failure is not the static one")
+	assert_eq(FastVariantCodec.bytes_to_var(hello), "hello", "static: a good decode")
+	assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() is reset")
+	assert_eq(FastVariantCodec.get_last_error_message(), "", "get_last_error_message() is reset")
+	assert_eq(codec.get_error(), ERR_INVALID_DATA, "the instance keeps its own error")
+	# Encoding: a cycle fails as the engine's var_to_bytes does.
+	var cycle := []
+	cycle.append(cycle)
+	assert_eq(FastVariantCodec.var_to_bytes(cycle), PackedByteArray(), "static var_to_bytes of a cycle")
+	assert_eq(FastVariantCodec.get_last_error(), ERR_OUT_OF_MEMORY, "get_last_error() for a cycle")
+	cycle.clear()
+
+
 func test_full_objects_match_var_to_bytes_with_objects() -> void:
 	var codec := FastVariantCodec.new()
 	codec.full_objects = true

@@ -11,7 +11,7 @@
 //! threads on one instance, "last" is whichever call finished last, so a thread that reads
 //! `get_error()` should have its own instance.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -252,6 +252,62 @@ impl FastVariantCodec {
         })
     }
 
+    /// The value held at the start of [param bytes], as [method @GlobalScope.bytes_to_var]
+    /// reads it (objects not decoded, the Godot 4 format, nesting up to 1024 levels); bytes
+    /// after it are ignored. [code]null[/code] on error: see [method get_last_error].
+    /// [br][br]A static method: no instance, none of its properties, and a cheaper call
+    /// than [method decode], for decoding one small value (a network packet) per call.
+    #[func]
+    fn bytes_to_var(bytes: PackedByteArray) -> Variant {
+        let result = guarded(|| {
+            Ok(decode_variant(
+                read::input(&bytes),
+                0,
+                &DecodeOptions::new(),
+            )?)
+        });
+        finish_static(result).map_or_else(Variant::nil, |(value, _)| value)
+    }
+
+    /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] writes them
+    /// (objects as their instance ids, the Godot 4 format). Empty on error: see
+    /// [method get_last_error].
+    /// [br][br]A static method: no instance, none of its properties, and a cheaper call
+    /// than [method encode], for encoding one small value per call.
+    #[func]
+    fn var_to_bytes(value: Variant) -> PackedByteArray {
+        let result = guarded(|| {
+            Ok(encode_packed(
+                &value,
+                default_encode_options(),
+                WriteMode {
+                    full_objects: false,
+                },
+            )?)
+        });
+        finish_static(result).unwrap_or_default()
+    }
+
+    /// [constant OK] if the last call of the static [method bytes_to_var] or
+    /// [method var_to_bytes] on this thread succeeded, else the [enum Error] the engine
+    /// gives for the same input. Each thread has its own.
+    #[func]
+    fn get_last_error() -> Error {
+        LAST_STATIC_FAILURE.with_borrow(|failure| failure.as_ref().map_or(Error::OK, |f| f.error))
+    }
+
+    /// What went wrong in the last call of the static [method bytes_to_var] or
+    /// [method var_to_bytes] on this thread, and where (the byte offset); empty after a
+    /// success.
+    #[func]
+    fn get_last_error_message() -> String {
+        LAST_STATIC_FAILURE.with_borrow(|failure| {
+            failure
+                .as_ref()
+                .map_or_else(String::new, |f| f.message.clone())
+        })
+    }
+
     /// How many bytes the last successful [method decode] used, counted as the engine
     /// counts them ([code]decode_var_size[/code]); 0 before any.
     #[func(gd_self)]
@@ -399,6 +455,8 @@ impl FastVariantCodec {
 }
 
 thread_local! {
+    /// The failure of this thread's last static call (`bytes_to_var`, `var_to_bytes`).
+    static LAST_STATIC_FAILURE: RefCell<Option<Failure>> = const { RefCell::new(None) };
     /// The instance this thread called last: its instance id and its address (see
     /// [`FastVariantCodec::unbound`]).
     static LAST_INSTANCE: Cell<(i64, *const FastVariantCodec)> =
@@ -438,8 +496,7 @@ impl FastVariantCodec {
 
     fn encode_options(&self) -> EncodeOptions {
         // This build's `real_t` (gdext without `double-precision`), as in official builds.
-        EncodeOptions::new()
-            .with_precision(Precision::Single)
+        default_encode_options()
             .with_max_depth(self.depth_limit())
             .with_generation(self.generation())
     }
@@ -520,6 +577,26 @@ impl FastVariantCodec {
             }
         }
     }
+}
+
+/// Records the outcome of a static call for this thread.
+fn finish_static<T>(result: Result<T, Failure>) -> Option<T> {
+    match result {
+        Ok(value) => {
+            LAST_STATIC_FAILURE.with_borrow_mut(|last| *last = None);
+            Some(value)
+        }
+        Err(failure) => {
+            LAST_STATIC_FAILURE.set(Some(failure));
+            None
+        }
+    }
+}
+
+/// The options of the engine's `var_to_bytes` in this build (single-precision `real_t`):
+/// the static `var_to_bytes`'s, and what an instance's settings start from.
+fn default_encode_options() -> EncodeOptions {
+    EncodeOptions::new().with_precision(Precision::Single)
 }
 
 /// A conversion of the crate's `migrate`: bytes, from these options to those, to the

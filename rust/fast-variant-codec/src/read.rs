@@ -298,19 +298,19 @@ const NODE_PATH_SLOTS: usize = 256;
 #[derive(Default)]
 struct NodePathCache {
     slots: ProbedSlots<(Box<[u8]>, Variant), NODE_PATH_SLOTS>,
-    /// The bytes handed to the engine's `bytes_to_var`, kept from one NodePath to the next
-    /// (no allocation per NodePath once it is large enough).
-    scratch: PackedByteArray,
+    /// The bytes handed to the engine's `bytes_to_var`, made for the first NodePath and kept
+    /// for the next (no allocation per NodePath once it is large enough).
+    scratch: Option<PackedByteArray>,
 }
 
 impl NodePathCache {
     /// The NodePath whose bytes after its header are `encoded`, made by the engine's
     /// `bytes_to_var` the first time.
     fn get(&mut self, encoded: &[u8]) -> Variant {
+        let scratch = self.scratch.get_or_insert_with(PackedByteArray::new);
         if encoded.len() > SHORT_NODE_PATH {
-            return engine_node_path(&mut self.scratch, encoded);
+            return engine_node_path(scratch, encoded);
         }
-        let scratch = &mut self.scratch;
         let (_, path) = self.slots.get_or_insert(
             bytes_hash(encoded),
             |(bytes, _)| **bytes == *encoded,
