@@ -39,7 +39,7 @@ pub fn run(project: &Path, godot: &Path, mut cargo: Command) -> Result<bool, Str
     if !built {
         return Err("building the example server failed".into());
     }
-    let server_bin = project.join("target/release/examples/godot_server");
+    let server_bin = crate::cargo_target_dir().join("release/examples/godot_server");
     let mut server = Command::new(&server_bin)
         .args(["--count", &MESSAGES.to_string()])
         .args(["--deadline-secs", &SERVER_DEADLINE_S.to_string()])

@@ -70,6 +70,15 @@ fn project_dir() -> PathBuf {
         .expect("project dir exists")
 }
 
+/// Where cargo puts what it builds: `$CARGO_TARGET_DIR` when set (relative to the project),
+/// else the project's `target/`.
+fn cargo_target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => project_dir().join(dir),
+        _ => project_dir().join("target"),
+    }
+}
+
 /// The binding's switch for its engine-memory fast paths: `off` is safe mode (the public
 /// GDExtension interface only).
 const ENGINE_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_ENGINE_LAYOUT";
