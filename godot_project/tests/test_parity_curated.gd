@@ -146,6 +146,47 @@ func test_decode_matches_bytes_to_var() -> void:
 	free_nodes()
 
 
+## Decoded Strings and PackedStringArray elements, changed afterwards, behave as the
+## engine's: a String's length, characters and growth depend on its buffer's size word.
+func test_decoded_strings_change_like_the_engines() -> void:
+	var codec := FastVariantCodec.new()
+	var texts := ["", "a", "plain ascii", "é", "héllo wörld", "日本語テキスト", "😀 emoji 😀",
+			BOM + "bom first", "x".repeat(64), "é".repeat(32), "é".repeat(33), "日".repeat(100),
+			"y".repeat(300) + "€", "mixed ascii then ü at the end of a long text: " + "z".repeat(40) + "ü"]
+	var changes := {
+		"length": func(s: String) -> Variant: return s.length(),
+		"append": func(s: String) -> Variant:
+			var t := s
+			t += "+tail€"
+			return t,
+		"set a character": func(s: String) -> Variant:
+			var t := s
+			if not t.is_empty():
+				t[t.length() - 1] = "Q"
+			return t,
+		"substr": func(s: String) -> Variant: return s.substr(1, 5),
+		"utf-8 bytes": func(s: String) -> Variant: return s.to_utf8_buffer(),
+		"erase": func(s: String) -> Variant:
+			var t := s
+			return t.erase(0, 2),
+		"insert": func(s: String) -> Variant: return s.insert(mini(2, s.length()), "ins日"),
+		"repeat": func(s: String) -> Variant: return s.repeat(3),
+		"hash": func(s: String) -> Variant: return s.hash(),
+		"as a key": func(s: String) -> Variant: return {s: 1}.has(s + ""),
+	}
+	for text in texts:
+		var as_string := var_to_bytes(text)
+		var as_array := var_to_bytes(PackedStringArray([text, "next", text]))
+		var decoded: Array[String] = [codec.decode(as_string)]
+		decoded.append_array(Array(codec.decode(as_array)).slice(0, 1))
+		decoded.append(FastVariantCodec.bytes_to_var(as_string))
+		var expected: String = bytes_to_var(as_string)
+		for s in decoded:
+			for change in changes:
+				assert_eq(changes[change].call(s), changes[change].call(expected),
+						"%s of a decoded %s" % [change, _show(text)])
+
+
 func test_static_methods_match_the_engine() -> void:
 	for value in curated_values():
 		var expected := var_to_bytes(value)

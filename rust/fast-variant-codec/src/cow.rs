@@ -435,35 +435,59 @@ impl Buffers {
 
     /// A new String of the characters of `text` (no NUL in it), as the engine's
     /// constructors make one: no buffer when empty, else the characters and a NUL. A `str`
-    /// is valid UTF-8 already, so it is decoded in one pass (the engine's UTF-8 constructor
-    /// checks it again first, and would take a leading U+FEFF for a byte order mark).
+    /// is valid UTF-8 already, so it is decoded without checking it again (the engine's
+    /// UTF-8 constructor checks it first, and would take a leading U+FEFF for a byte order
+    /// mark).
+    ///
+    /// A short text is widened into a buffer of one character per byte (room enough: a
+    /// text has no more characters than bytes) in the same pass that tells whether it is
+    /// ASCII, the usual case; only a text that is not is then written again from its
+    /// characters, the size word set to their count (the capacity stays the room, as after
+    /// the engine's own growth). A longer text is counted first, so that no long String
+    /// keeps unused room.
     pub fn string(&self, text: &str) -> Option<GString> {
+        /// Texts of up to this many bytes are widened before they are known to be ASCII.
+        const SHORT_TEXT: usize = 64;
         if text.is_empty() {
             return Some(GString::new());
         }
-        let ascii = text.is_ascii();
-        let len = if ascii {
-            text.len()
+        let bytes = text.as_bytes();
+        let room = if bytes.len() <= SHORT_TEXT {
+            bytes.len()
+        } else if text.is_ascii() {
+            bytes.len()
         } else {
             text.chars().count()
         };
-        let data = self.allocate::<u32>(len + 1);
+        let data = self.allocate::<u32>(room + 1);
         if data.is_null() {
             return None;
         }
-        // SAFETY: the buffer holds `len + 1` characters, all written here; the String
-        // takes its one reference.
+        // SAFETY: the buffer holds `room + 1` characters; the first `len` (at most `room`)
+        // and the NUL after them are written here, and its size word says `len + 1`. The
+        // String takes its one reference.
         unsafe {
-            if ascii {
-                for (i, &b) in text.as_bytes().iter().enumerate() {
+            let len = if room == bytes.len() {
+                let mut all = 0;
+                for (i, &b) in bytes.iter().enumerate() {
                     data.add(i).write(u32::from(b));
+                    all |= b;
+                }
+                if all < 0x80 {
+                    bytes.len()
+                } else {
+                    write_chars(data, text)
                 }
             } else {
-                for (i, c) in text.chars().enumerate() {
-                    data.add(i).write(u32::from(c));
-                }
-            }
+                write_chars(data, text)
+            };
             data.add(len).write(0);
+            if len != room {
+                data.cast::<u8>()
+                    .sub(SIZE_BEFORE)
+                    .cast::<u64>()
+                    .write(len as u64 + 1);
+            }
             Some(GString::new_with_uninit(|dest| {
                 dest.cast::<*mut u32>().write(data)
             }))
@@ -501,6 +525,20 @@ impl Buffers {
             std::slice::from_raw_parts(data, size.saturating_sub(1))
         }
     }
+}
+
+/// Writes the characters of `text` from `data` on; returns how many.
+///
+/// # Safety
+/// `data` must have room for as many characters as `text` has.
+unsafe fn write_chars(data: *mut u32, text: &str) -> usize {
+    let mut count = 0;
+    for c in text.chars() {
+        // SAFETY: below the number of characters, which the caller made room for.
+        unsafe { data.add(count).write(u32::from(c)) };
+        count += 1;
+    }
+    count
 }
 
 /// The elements of a packed array, read through the layout when it is known (no call into
