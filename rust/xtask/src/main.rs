@@ -345,7 +345,7 @@ fn bench() -> Result<(), String> {
         .status()
         .map_err(|e| e.to_string())?
         .success();
-    let rust_table = dir.join("target/criterion/godot-variant-codec/summary.md");
+    let rust_table = cargo_target_dir().join("criterion/godot-variant-codec/summary.md");
 
     let godot = godot()?;
     build_addon()?;
