@@ -452,9 +452,7 @@ impl Buffers {
             return Some(GString::new());
         }
         let bytes = text.as_bytes();
-        let room = if bytes.len() <= SHORT_TEXT {
-            bytes.len()
-        } else if text.is_ascii() {
+        let room = if bytes.len() <= SHORT_TEXT || text.is_ascii() {
             bytes.len()
         } else {
             text.chars().count()
