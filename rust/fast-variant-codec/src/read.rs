@@ -294,28 +294,48 @@ const NODE_PATH_SLOTS: usize = 256;
 /// into names, or through the engine's `bytes_to_var` of its bytes: either costs more than
 /// the engine's own decoding of one. Data that holds NodePaths mostly repeats a few (the
 /// nodes a save game or a scene refers to), which this makes cheap. Paths of up to
-/// [`SHORT_NODE_PATH`] bytes are kept in a [`ProbedSlots`].
+/// [`SHORT_NODE_PATH`] bytes are kept in a [`ProbedSlots`]. Where they do not repeat (fewer
+/// than one lookup in [`NODE_PATH_HIT_SHARE`] finds its path, once [`NODE_PATH_TRIAL`]
+/// lookups tell), keeping them only costs (a copy of the bytes, a hash, a reference more):
+/// the builder stops keeping and looking them up.
 #[derive(Default)]
 struct NodePathCache {
     slots: ProbedSlots<(Box<[u8]>, Variant), NODE_PATH_SLOTS>,
+    lookups: usize,
+    hits: usize,
     /// The bytes handed to the engine's `bytes_to_var`, made for the first NodePath and kept
     /// for the next (no allocation per NodePath once it is large enough).
     scratch: Option<PackedByteArray>,
 }
 
+/// Lookups of the [`NodePathCache`] before its share of hits decides whether it is kept.
+const NODE_PATH_TRIAL: usize = 512;
+/// The [`NodePathCache`] is kept while at least one lookup in this many finds its path.
+const NODE_PATH_HIT_SHARE: usize = 8;
+
 impl NodePathCache {
     /// The NodePath whose bytes after its header are `encoded`, made by the engine's
-    /// `bytes_to_var` the first time.
+    /// `bytes_to_var` the first time (every time once paths are not kept).
     fn get(&mut self, encoded: &[u8]) -> Variant {
         let scratch = self.scratch.get_or_insert_with(PackedByteArray::new);
-        if encoded.len() > SHORT_NODE_PATH {
+        let kept =
+            self.lookups < NODE_PATH_TRIAL || self.hits * NODE_PATH_HIT_SHARE >= self.lookups;
+        if encoded.len() > SHORT_NODE_PATH || !kept {
             return engine_node_path(scratch, encoded);
         }
+        self.lookups += 1;
+        let mut made = false;
         let (_, path) = self.slots.get_or_insert(
             bytes_hash(encoded),
             |(bytes, _)| **bytes == *encoded,
-            || (encoded.into(), engine_node_path(scratch, encoded)),
+            || {
+                made = true;
+                (encoded.into(), engine_node_path(scratch, encoded))
+            },
         );
+        if !made {
+            self.hits += 1;
+        }
         path.clone()
     }
 }
