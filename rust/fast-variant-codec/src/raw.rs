@@ -1173,64 +1173,44 @@ impl Ffi {
     /// A Variant holding a new String of `text`.
     #[inline]
     pub fn string_variant(&self, text: &str) -> Variant {
-        let s = self.string(text);
-        if self.layout {
-            // SAFETY: the layout is known; the String (one pointer) moves into the Variant.
-            unsafe {
-                let s = ManuallyDrop::new(s);
-                let bytes = s.string_sys().cast::<u64>().read_unaligned();
-                Self::from_words(VariantType::STRING, [bytes, 0])
-            }
-        } else {
-            s.to_variant()
-        }
+        self.moved_into_variant(VariantType::STRING, self.string(text))
     }
 
     /// A Variant holding `name`, moved in (no reference counting).
     #[inline]
     pub fn string_name_variant(&self, name: StringName) -> Variant {
-        if self.layout {
-            // SAFETY: the layout is known; the StringName (one pointer) moves into the
-            // Variant.
-            unsafe {
-                let name = ManuallyDrop::new(name);
-                let bytes = name.string_sys().cast::<u64>().read_unaligned();
-                Self::from_words(VariantType::STRING_NAME, [bytes, 0])
-            }
-        } else {
-            name.to_variant()
-        }
+        self.moved_into_variant(VariantType::STRING_NAME, name)
     }
 
-    /// A Variant holding `dictionary`, moved in (no reference counting).
+    /// A Variant holding the untyped `dictionary`, moved in (no reference counting).
     #[inline]
     pub fn dictionary_variant(&self, dictionary: VarDictionary) -> Variant {
-        if self.layout {
-            // SAFETY: the layout is known; the engine Dictionary (one pointer) moves into
-            // the Variant. gdext's wrapper keeps only a cache of the (untyped) element
-            // types besides, which owns nothing.
-            unsafe {
-                let d = ManuallyDrop::new(dictionary);
-                let bytes = d.sys().cast::<u64>().read_unaligned();
-                Self::from_words(VariantType::DICTIONARY, [bytes, 0])
-            }
-        } else {
-            dictionary.to_variant()
-        }
+        self.moved_into_variant(VariantType::DICTIONARY, dictionary)
     }
 
-    /// A Variant holding `array`, moved in (no reference counting).
+    /// A Variant holding the untyped `array`, moved in (no reference counting).
     #[inline]
     pub fn array_variant(&self, array: VarArray) -> Variant {
+        self.moved_into_variant(VariantType::ARRAY, array)
+    }
+
+    /// A Variant of type `t` holding `value`, an engine String, StringName, untyped Array
+    /// or untyped Dictionary of that type: one pointer, which moves into the Variant when
+    /// the layout is known (gdext's wrappers hold nothing else that owns: an Array's or
+    /// Dictionary's cache of untyped element types owns nothing); else gdext's conversion.
+    #[inline]
+    fn moved_into_variant<T: GodotFfi + ToGodot>(&self, t: VariantType, value: T) -> Variant {
         if self.layout {
-            // SAFETY: as for `dictionary_variant`.
+            // SAFETY: the layout is known, and `value`, of type `t`, is the one word the
+            // engine keeps at the value offset (the probe checks each of these types);
+            // its ownership passes to the Variant.
             unsafe {
-                let a = ManuallyDrop::new(array);
-                let bytes = a.sys().cast::<u64>().read_unaligned();
-                Self::from_words(VariantType::ARRAY, [bytes, 0])
+                let value = ManuallyDrop::new(value);
+                let word = value.sys().cast::<u64>().read_unaligned();
+                Self::from_words(t, [word, 0])
             }
         } else {
-            array.to_variant()
+            value.to_variant()
         }
     }
 }
