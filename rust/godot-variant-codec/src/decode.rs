@@ -20,7 +20,7 @@ use crate::value::{
     Value,
 };
 use crate::wire::{padded_text, padding, Plain, Reader};
-use crate::{nested, within_depth, DecodeOptions};
+use crate::{within_depth, DecodeOptions, StackFloor};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -328,6 +328,8 @@ pub(crate) struct Decoder<'a, 'o, 'b, B: Build> {
     /// in all; hostile counts at every nesting level cannot make reservations add up to
     /// more than that either.
     reservable: usize,
+    /// Where the containers' walk needs more stack (see [`StackFloor`]).
+    stack: StackFloor,
 }
 
 impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
@@ -338,6 +340,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             b,
             opts,
             generation: opts.generation,
+            stack: StackFloor::UNKNOWN,
         }
     }
 
@@ -417,6 +420,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             opts: self.opts,
             generation: self.generation,
             reservable: self.reservable,
+            stack: self.stack,
         };
         let result = work(&mut decoder);
         self.r = decoder.r;
@@ -424,9 +428,9 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         result
     }
 
-    /// A value holding values (Array, Dictionary, full Object), walked on `nested`'s stack.
-    /// Out of line, so that `value`, which every element passes through, stays a small
-    /// frame with little to save.
+    /// A value holding values (Array, Dictionary, full Object), walked with room on the
+    /// stack (`StackFloor::run`). Out of line, so that `value`, which every element passes
+    /// through, stays a small frame with little to save.
     #[inline(never)]
     fn container(
         &mut self,
@@ -435,14 +439,18 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         header_at: usize,
         depth: usize,
     ) -> Result<B::Value, B::Error> {
-        nested(|| match t {
-            VariantType::Array => self.array(header, depth),
-            VariantType::Dictionary => self.dictionary(header, depth),
-            _ => {
-                let object = self.on_values(|d| d.full_object(header_at, depth))?;
-                self.b.value(Value::Object(object))
-            }
-        })
+        StackFloor::run(
+            self,
+            |d| &mut d.stack,
+            |d| match t {
+                VariantType::Array => d.array(header, depth),
+                VariantType::Dictionary => d.dictionary(header, depth),
+                _ => {
+                    let object = d.on_values(|d| d.full_object(header_at, depth))?;
+                    d.b.value(Value::Object(object))
+                }
+            },
+        )
     }
 
     /// A value that holds no other value.
@@ -647,8 +655,24 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline(never)]
     fn array(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
-        let element_type =
-            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
+        match container_kind(header, ELEMENT_KIND_SHIFT, self.generation) {
+            // Untyped, the usual case: the element type is a constant of `array_of`'s body,
+            // never read back from memory, and each element's `element` is `value`.
+            ContainerKind::Untyped => self.array_of(ContainerType::Untyped, depth),
+            kind => {
+                let element_type = self.typed_container(kind)?;
+                self.array_of(element_type, depth)
+            }
+        }
+    }
+
+    /// An Array's count and elements, after its element type.
+    #[inline(always)]
+    fn array_of(
+        &mut self,
+        element_type: ContainerType,
+        depth: usize,
+    ) -> Result<B::Value, B::Error> {
         let count = read_container_count(&mut self.r, "Array count")?;
         let capacity = self.capacity_for(count, 4);
         let mut array = self.b.begin_array(&element_type, capacity)?;
@@ -662,10 +686,25 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline(never)]
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
-        let key_type =
-            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
-        let value_type =
-            self.container_type(container_kind(header, VALUE_KIND_SHIFT, self.generation))?;
+        let key_kind = container_kind(header, ELEMENT_KIND_SHIFT, self.generation);
+        let value_kind = container_kind(header, VALUE_KIND_SHIFT, self.generation);
+        if (key_kind, value_kind) == (ContainerKind::Untyped, ContainerKind::Untyped) {
+            // As in `array`: untyped, the usual case, with the types as constants.
+            return self.dictionary_of(ContainerType::Untyped, ContainerType::Untyped, depth);
+        }
+        let key_type = self.container_type(key_kind)?;
+        let value_type = self.container_type(value_kind)?;
+        self.dictionary_of(key_type, value_type, depth)
+    }
+
+    /// A Dictionary's count and entries, after its key and value types.
+    #[inline(always)]
+    fn dictionary_of(
+        &mut self,
+        key_type: ContainerType,
+        value_type: ContainerType,
+        depth: usize,
+    ) -> Result<B::Value, B::Error> {
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
