@@ -17,17 +17,18 @@ const Mismatches := preload("res://tests/support/mismatches.gd")
 
 ## Every probe, by its name in the report and in the variables.
 const PROBES: Array[String] = ["variant", "array_elements", "read_only_arrays", "dictionary_entries",
-		"read_only_dictionaries", "buffers"]
+		"read_only_dictionaries", "buffers", "node_paths"]
 const SAFE_MODE_VARIABLE := "FAST_VARIANT_CODEC_ENGINE_LAYOUT"
 const FAILED_PROBES_VARIABLE := "FAST_VARIANT_CODEC_FAILED_PROBES"
 ## Probes run against a deliberately wrong layout (a test switch of the addon): they fail.
 const WRONG_LAYOUT_VARIABLE := "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT"
 const SETTING := "fast_variant_codec/engine_layout"
-## The probe each builds on: a probe runs only when that one's fast path is in use.
+## The probes each builds on: a probe runs only when their fast paths are in use.
 const NEEDS := {
-	"read_only_arrays": "array_elements",
-	"dictionary_entries": "variant",
-	"read_only_dictionaries": "dictionary_entries",
+	"read_only_arrays": ["array_elements"],
+	"dictionary_entries": ["variant"],
+	"read_only_dictionaries": ["dictionary_entries"],
+	"node_paths": ["variant", "buffers"],
 }
 
 
@@ -67,12 +68,11 @@ static func mode() -> String:
 	return "mode: " + (", ".join(parts) if parts else "default")
 
 
-## Whether `probe`, or a probe it builds on, is among `off`.
-static func _forced_off(probe: String, off: Array[String]) -> bool:
-	while probe != "":
-		if probe in off:
+## Whether a probe that `probe` builds on, directly or not, is among `off`.
+static func _needs_off(probe: String, off: Array[String]) -> bool:
+	for needed in NEEDS.get(probe, []):
+		if needed in off or _needs_off(needed, off):
 			return true
-		probe = NEEDS.get(probe, "")
 	return false
 
 
@@ -126,7 +126,7 @@ func test_the_mode_decides_what_is_in_use() -> void:
 			assert_eq(entry.get("in_use"), false, what + ": run against a wrong layout, not in use")
 			assert_that(str(entry.get("detail", "")).begins_with("failed:"),
 					what + ": the probe ran and rejected the wrong layout")
-		elif _forced_off(NEEDS.get(probe, ""), failed + wrong):
+		elif _needs_off(probe, failed + wrong):
 			assert_eq(entry.get("in_use"), false, what + ": the probe it needs is off")
 			assert_that(str(entry.get("detail", "")).contains("needs the"),
 					what + ": the detail names the probe it needs")
@@ -208,6 +208,10 @@ func values() -> Array:
 	bytes.resize(2 << 20)
 	var ints: Array[int] = []
 	var big := {}
+	# More distinct NodePaths than the decoder's cache tries before it stops keeping them.
+	var paths := []
+	for i in 1000:
+		paths.append(NodePath("/root/n%d/ünï:p%d" % [i, i]) if i % 2 else NodePath("n%d" % i))
 	for i in 10_000:
 		texts.append("text %d é😀" % i)
 		bytes[i * 200] = i & 0xFF
@@ -226,6 +230,7 @@ func values() -> Array:
 	read_only_dictionary.make_read_only()
 	return [null, true, 7, -9223372036854775807 - 1, 2.5, NAN, "", "héllo", "x".repeat(5000), &"name",
 			Vector3(1, 2, 3), Transform3D.IDENTITY, Color(0.1, 0.2, 0.3, 0.4), NodePath("a/b:c"),
+			NodePath(""), NodePath("/"), NodePath(":p:q"), NodePath("../a/./b"), paths,
 			PackedByteArray([1, 2, 3]), bytes, PackedStringArray(["a", "", "日本"]), texts,
 			PackedFloat64Array([0.1, -0.0]), PackedVector3Array([Vector3(1, 2, 3)]),
 			[], [1, [2, [3]], {"x": "y"}], ints, read_only_ints, read_only_mixed, [read_only_mixed, read_only_ints],

@@ -159,7 +159,7 @@ pub fn verdict() -> &'static Verdict {
 ///
 /// # Safety
 /// `data` must be the data pointer of a live `CowData` of the expected layout.
-unsafe fn size_word(data: *const u8) -> u64 {
+pub unsafe fn size_word(data: *const u8) -> u64 {
     // SAFETY: the size word lies inside the buffer's header, as the caller promises.
     unsafe { data.sub(SIZE_BEFORE).cast::<u64>().read() }
 }
@@ -410,6 +410,22 @@ impl Buffers {
             data.sub(PADDING_BEFORE).cast::<u64>().write(len as u64);
             data.cast()
         }
+    }
+
+    /// A block of `size` bytes, not initialized, from the allocator `memnew` takes an engine
+    /// object's memory from (`Memory::alloc_static(size, false)`, as `allocate`'s
+    /// buffers), which `memdelete` frees; null if the allocation failed.
+    pub fn allocate_block(&self, size: usize) -> *mut u8 {
+        self.allocator.alloc(size)
+    }
+
+    /// Frees a block from [`allocate_block`](Self::allocate_block).
+    ///
+    /// # Safety
+    /// `block` must come from `allocate_block` and be freed once, by nothing else.
+    pub unsafe fn free_block(&self, block: *mut u8) {
+        // SAFETY: as the caller promises.
+        unsafe { self.allocator.free(block) }
     }
 
     /// Gives the empty packed array at `array` (an engine `Vector<T>`, holding no buffer) a

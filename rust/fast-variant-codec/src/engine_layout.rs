@@ -51,16 +51,19 @@ pub enum Probe {
     ReadOnlyDictionaries,
     /// The copy-on-write buffer of Strings and packed arrays, and its allocator.
     Buffers,
+    /// A NodePath's data block, made from its names.
+    NodePaths,
 }
 
 impl Probe {
-    pub const ALL: [Probe; 6] = [
+    pub const ALL: [Probe; 7] = [
         Probe::Variant,
         Probe::ArrayElements,
         Probe::ReadOnlyArrays,
         Probe::DictionaryEntries,
         Probe::ReadOnlyDictionaries,
         Probe::Buffers,
+        Probe::NodePaths,
     ];
 
     /// The probe's name in the report and in the variables.
@@ -72,6 +75,7 @@ impl Probe {
             Probe::DictionaryEntries => "dictionary_entries",
             Probe::ReadOnlyDictionaries => "read_only_dictionaries",
             Probe::Buffers => "buffers",
+            Probe::NodePaths => "node_paths",
         }
     }
 
@@ -88,6 +92,7 @@ impl Probe {
                 "each Dictionary asked whether it is read-only; those walked by the engine's iteration"
             }
             Probe::Buffers => "buffers sized by the engine (zero-filled), texts read through the interface",
+            Probe::NodePaths => "NodePaths made by the engine's decoding of their bytes",
         }
     }
 }
@@ -217,6 +222,13 @@ pub fn check<T>(
         ),
         Err(difference) => off(format!("failed: {difference}")),
     }
+}
+
+/// The running engine's major and minor version (0 where it does not say).
+pub fn engine_version() -> (i64, i64) {
+    let version = godot::classes::Engine::singleton().get_version_info();
+    let number = |part: &str| version.get(part).and_then(|v| v.try_to::<i64>().ok());
+    (number("major").unwrap_or(0), number("minor").unwrap_or(0))
 }
 
 /// Whether any fast path is in use in this process.

@@ -26,6 +26,7 @@ mod codec_class;
 mod cow;
 mod engine_layout;
 mod failure;
+mod node_path;
 mod parallel;
 mod raw;
 mod read;

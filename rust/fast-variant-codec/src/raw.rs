@@ -36,7 +36,6 @@ use godot::builtin::{
     VarDictionary, Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::meta::{PackedElement, ToGodot};
-use godot::obj::Singleton;
 use godot::sys::{self, GodotFfi};
 
 use crate::cow::Buffers;
@@ -193,6 +192,7 @@ pub fn ffi() -> &'static Ffi {
 pub fn verdicts() -> Vec<(Probe, &'static Verdict)> {
     let mut all: Vec<(Probe, &Verdict)> = ffi().verdicts.iter().map(|(p, v)| (*p, v)).collect();
     all.push((Probe::Buffers, crate::cow::verdict()));
+    all.push((Probe::NodePaths, crate::node_path::verdict()));
     all
 }
 
@@ -543,9 +543,7 @@ impl Ffi {
     /// ([`ENTRY_LAYOUT_VERSIONS`]), where every word it reads lies inside an entry the
     /// lookup found; it follows no address it read.
     fn probe_entry_layout(&self, key_offset: usize) -> Result<((), String), String> {
-        let version = godot::classes::Engine::singleton().get_version_info();
-        let number = |part: &str| version.get(part).and_then(|v| v.try_to::<i64>().ok());
-        let (major, minor) = (number("major").unwrap_or(0), number("minor").unwrap_or(0));
+        let (major, minor) = engine_layout::engine_version();
         if !ENTRY_LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s dictionary entries are not known to be laid \
@@ -1069,6 +1067,35 @@ impl Ffi {
     pub fn string(&self, text: &str) -> GString {
         // SAFETY: the constructor initializes the String it is given.
         unsafe { GString::new_with_uninit(|dest| self.make_string(dest.cast(), text)) }
+    }
+
+    /// The verdict of one of this module's probes (`None` for another module's).
+    pub fn verdict(&self, probe: Probe) -> Option<&Verdict> {
+        self.verdicts
+            .iter()
+            .find(|(p, _)| *p == probe)
+            .map(|(_, v)| v)
+    }
+
+    /// The first word of the value `v` holds, when the layout is known: the one word of a
+    /// String, StringName, NodePath, Array or Dictionary (read from `v`'s own memory).
+    pub fn value_word(&self, v: &Variant) -> Option<u64> {
+        self.layout.then(|| value_words(v)[0])
+    }
+
+    /// A NodePath Variant of the NodePath whose one word is `data` (its `Data` block; null
+    /// for the empty path), whose reference it takes over; `None` when the layout is not
+    /// known (then nothing is taken).
+    ///
+    /// # Safety
+    /// `data` must be null or a NodePath `Data` block laid out and allocated as the
+    /// engine's, holding one reference for the caller.
+    pub unsafe fn node_path_variant(&self, data: *mut c_void) -> Option<Variant> {
+        // SAFETY: the layout is known; a NodePath is its one word, at the value offset
+        // like every pointer-sized value (the `node_paths` probe checks that it is), and
+        // a valid one as the caller promises.
+        self.layout
+            .then(|| unsafe { Self::from_words(VariantType::NODE_PATH, [data as u64, 0]) })
     }
 
     /// A Variant of type `t` whose value is the 16 bytes `value`.

@@ -27,6 +27,7 @@ use godot_variant_codec::{
 };
 
 use crate::cow;
+use crate::node_path;
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::to_variant::{self, element_spec, ToVariantError};
@@ -290,10 +291,10 @@ const NODE_PATH_SLOTS: usize = 256;
 
 /// The NodePaths this builder has made, by their bytes: the same bytes again give the
 /// same NodePath, shared (the engine's NodePaths are immutable and reference counted).
-/// The binding can make a NodePath only from its text, which the engine parses again
-/// into names, or through the engine's `bytes_to_var` of its bytes: either costs more than
-/// the engine's own decoding of one. Data that holds NodePaths mostly repeats a few (the
-/// nodes a save game or a scene refers to), which this makes cheap. Paths of up to
+/// Making a NodePath costs a lookup in the engine's table of names per name (and, without
+/// the `node_paths` layout, the engine's `bytes_to_var` of its bytes); data that holds
+/// NodePaths mostly repeats a few (the nodes a save game or a scene refers to), which this
+/// makes cheap. Paths of up to
 /// [`SHORT_NODE_PATH`] bytes are kept in a [`ProbedSlots`]. Where they do not repeat (fewer
 /// than one lookup in [`NODE_PATH_HIT_SHARE`] finds its path, once [`NODE_PATH_TRIAL`]
 /// lookups tell), keeping them only costs (a copy of the bytes, a hash, a reference more):
@@ -314,14 +315,21 @@ const NODE_PATH_TRIAL: usize = 512;
 const NODE_PATH_HIT_SHARE: usize = 8;
 
 impl NodePathCache {
-    /// The NodePath whose bytes after its header are `encoded`, made by the engine's
-    /// `bytes_to_var` the first time (every time once paths are not kept).
-    fn get(&mut self, encoded: &[u8]) -> Variant {
-        let scratch = self.scratch.get_or_insert_with(PackedByteArray::new);
+    /// The NodePath whose bytes after its header are `encoded`, made by `make` (else by the
+    /// engine's `bytes_to_var`) the first time, every time once paths are not kept.
+    fn get(&mut self, encoded: &[u8], make: impl FnOnce() -> Option<Variant>) -> Variant {
+        let make = || {
+            make().unwrap_or_else(|| {
+                engine_node_path(
+                    self.scratch.get_or_insert_with(PackedByteArray::new),
+                    encoded,
+                )
+            })
+        };
         let kept =
             self.lookups < NODE_PATH_TRIAL || self.hits * NODE_PATH_HIT_SHARE >= self.lookups;
         if encoded.len() > SHORT_NODE_PATH || !kept {
-            return engine_node_path(scratch, encoded);
+            return make();
         }
         self.lookups += 1;
         let mut made = false;
@@ -330,7 +338,7 @@ impl NodePathCache {
             |(bytes, _)| **bytes == *encoded,
             || {
                 made = true;
-                (encoded.into(), engine_node_path(scratch, encoded))
+                (encoded.into(), make())
             },
         );
         if !made {
@@ -454,11 +462,20 @@ impl Build for VariantBuilder {
     }
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
+        // Made from its names where the `node_paths` probe found the layout.
+        let made = || {
+            node_path::node_paths()
+                .and_then(|paths| paths.make(path.names(), path.subnames(), path.absolute))
+        };
         match path.encoded() {
-            // The engine's own decoding of the same bytes (see `NodePathCache`).
-            Some(encoded) => Ok(Item::from_engine(self.node_paths.get(encoded))),
+            // Kept by its bytes (see `NodePathCache`); made, else the engine's own decoding
+            // of the same bytes.
+            Some(encoded) => Ok(Item::from_engine(self.node_paths.get(encoded, made))),
             // A path the generation's rules changed: made from its texts.
-            None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
+            None => match made() {
+                Some(path) => Ok(Item::from_engine(path)),
+                None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
+            },
         }
     }
 

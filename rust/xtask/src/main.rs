@@ -91,13 +91,14 @@ const WRONG_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
 /// The binding's engine-layout probes; the suite runs once with each failed alone, so that
 /// each fallback runs by itself, and once with each run against a wrong layout, which the
 /// report must show it rejected.
-const PROBES: [&str; 6] = [
+const PROBES: [&str; 7] = [
     "variant",
     "array_elements",
     "read_only_arrays",
     "dictionary_entries",
     "read_only_dictionaries",
     "buffers",
+    "node_paths",
 ];
 /// What those runs test (run_tests.sh arguments; a suite that is not there selects
 /// nothing): encode and decode of every type, arrays, dictionaries, strings and packed
