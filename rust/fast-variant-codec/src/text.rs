@@ -129,13 +129,14 @@ const SHORT_NAME: usize = 64;
 /// exists without making a String first: the usual case, since names repeat. Any other
 /// text (non-ASCII, long, or holding a NUL) is made into a String first.
 pub fn string_name(s: &str) -> StringName {
-    if s.len() < SHORT_NAME && s.is_ascii() {
+    // ASCII without NUL, told in one pass: the bytes 1 to 127.
+    if s.len() < SHORT_NAME && s.bytes().all(|b| b.wrapping_sub(1) < 0x7f) {
         let mut bytes = [0u8; SHORT_NAME];
         bytes[..s.len()].copy_from_slice(s.as_bytes());
-        if let Ok(c_string) = CStr::from_bytes_with_nul(&bytes[..=s.len()]) {
-            if let Ok(name) = StringName::try_from_cstr(c_string, Encoding::Latin1) {
-                return name;
-            }
+        // SAFETY: the text's bytes, none of them NUL, then the NUL of the zeroed buffer.
+        let c_string = unsafe { CStr::from_bytes_with_nul_unchecked(&bytes[..=s.len()]) };
+        if let Ok(name) = StringName::try_from_cstr(c_string, Encoding::Latin1) {
+            return name;
         }
     }
     StringName::from(&gstring(s))
