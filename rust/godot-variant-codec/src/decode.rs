@@ -19,7 +19,7 @@ use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value,
 };
-use crate::wire::{padded_text, padding, Plain, Reader};
+use crate::wire::{padded_text, padding, plain_text, Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -897,36 +897,83 @@ pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, Decod
     })
 }
 
-/// A String value (header and text) whose text is one word (at most 8 bytes) with a
-/// `CHUNK` of 16, two words (9 to 16 bytes) with a `CHUNK` of 24, when the next `CHUNK`
-/// bytes hold its header, length word and those words: read with one range check, the
-/// words being the bytes after the length word. `None`, and nothing read, otherwise.
+/// The next value's header word and the `N - 4` bytes after it (as a reader of their
+/// own), when the input holds them and the header names `t`: the start of a value read
+/// whole with one range check. Nothing is read.
 #[inline(always)]
-pub(crate) fn read_short_string<'a, const CHUNK: usize>(r: &mut Reader<'a>) -> Option<RawText<'a>> {
-    let chunk = r.peek::<CHUNK>()?;
-    // Two words, not one `[u32; 2]`: read as one 64-bit load, the length is then shifted
-    // out of it, which costs more (the criterion row `decode/ours_serde` guards it).
-    let (header, length) = (
-        <u32 as Plain>::from_le(chunk),
-        <u32 as Plain>::from_le(&chunk[4..]),
-    );
-    let words = (length as usize).div_ceil(8).max(1);
-    if header & TYPE_MASK != VariantType::String.id() || words * 8 != CHUNK - 8 {
+fn peek_value<'a, const N: usize>(
+    r: &Reader<'a>,
+    t: VariantType,
+    generation: Generation,
+) -> Option<(u32, Reader<'a>)> {
+    let chunk = r.peek::<N>()?;
+    let header = <u32 as Plain>::from_le(chunk);
+    (Some(type_id(header, generation)) == generation.wire_id(t))
+        .then(|| (header, Reader::new(&chunk[4..], 0)))
+}
+
+/// An int or float value (`t`: header and payload, the payload read by `read`, of 64 bits
+/// when the header is flagged), when the next 12 bytes hold it: read with one range check.
+/// `None`, and nothing read, otherwise.
+#[inline(always)]
+pub(crate) fn read_short_number<T>(
+    r: &mut Reader<'_>,
+    t: VariantType,
+    generation: Generation,
+    read: impl FnOnce(&mut Reader<'_>, bool) -> Result<T, DecodeError>,
+) -> Option<T> {
+    let (header, mut payload) = peek_value::<12>(r, t, generation)?;
+    let number = read(&mut payload, header & FLAG_64 != 0).ok()?;
+    r.skip_unchecked(4 + payload.consumed());
+    Some(number)
+}
+
+/// An untyped Dictionary's header and count (its entries follow), when the next 8 bytes
+/// hold them: read with one range check. `None`, and nothing read, otherwise (a typed
+/// Dictionary's element types come next, for the full reading).
+#[inline(always)]
+pub(crate) fn read_short_dictionary(r: &mut Reader<'_>, generation: Generation) -> Option<u32> {
+    let (header, mut payload) = peek_value::<8>(r, VariantType::Dictionary, generation)?;
+    let untyped = |shift| container_kind(header, shift, generation) == ContainerKind::Untyped;
+    if !(untyped(ELEMENT_KIND_SHIFT) && untyped(VALUE_KIND_SHIFT)) {
+        return None;
+    }
+    let count = read_container_count(&mut payload, "Dictionary count").ok()?;
+    r.skip_unchecked(8);
+    Some(count)
+}
+
+/// A String value (header and text) whose text is at most 16 bytes, when the next 24 bytes
+/// hold its header, length word and the 16 bytes from the text's start: read with one range
+/// check, the text's bytes being those 16 (what follows the text is not the text's, and is
+/// masked off where the text is read). `None`, and nothing read, otherwise.
+#[inline(always)]
+pub(crate) fn read_short_string<'a>(
+    r: &mut Reader<'a>,
+    generation: Generation,
+) -> Option<RawText<'a>> {
+    let (_, payload) = peek_value::<24>(r, VariantType::String, generation)?;
+    let words: &'a [u8; 20] = payload.rest().try_into().ok()?;
+    let length = <u32 as Plain>::from_le(words);
+    if length > SHORT_TEXT as u32 {
         return None;
     }
     let offset = r.offset() + 4;
     r.skip_unchecked(8 + length as usize + padding(length as usize));
     Some(RawText {
-        padded_bytes: &chunk[8..],
+        padded_bytes: &words[4..],
         length,
         offset,
     })
 }
 
+/// The longest text [`read_short_string`] reads: two words.
+const SHORT_TEXT: usize = 16;
+
 /// A text as the input holds it, before its rules are applied: its bytes with their
-/// padding (short texts are read a word at a time, padding included; one of at most 8
-/// (16) bytes may come as the 8 (16) bytes from its start), their length, and the offset
-/// of its length word, where an error in it is reported.
+/// padding (short texts are read a word at a time, padding included; one of at most 16
+/// bytes may come as the 16 bytes from its start), their length, and the offset of its
+/// length word, where an error in it is reported.
 #[derive(Debug, Clone, Copy)]
 pub struct RawText<'a> {
     padded_bytes: &'a [u8],
@@ -939,13 +986,33 @@ impl<'a> RawText<'a> {
     /// `InvalidUtf8` at the length word).
     #[inline(always)]
     pub fn text(&self) -> Result<&'a str, DecodeError> {
+        match self.plain() {
+            Some(text) => Ok(text),
+            None => self.text_by_rules(),
+        }
+    }
+
+    /// The text of a short string (16 bytes from its start at hand) of nothing but bytes
+    /// 0x01 to 0x7F: ASCII without a NUL, which cannot start with a BOM either, so every
+    /// rule of [`text`](Self::text) leaves it as it is. `None` for any other text.
+    #[inline(always)]
+    pub(crate) fn plain(&self) -> Option<&'a str> {
+        let words: &'a [u8; SHORT_TEXT] = self.padded_bytes.try_into().ok()?;
+        plain_text(words, self.length as usize)
+    }
+
+    /// [`text`](Self::text), each rule applied.
+    #[inline(always)]
+    fn text_by_rules(&self) -> Result<&'a str, DecodeError> {
         let length = self.length as usize;
-        let start = if self.padded_bytes[..length].starts_with(UTF8_BOM) {
+        // The padded text alone, without what may follow it (see `RawText`).
+        let padded = &self.padded_bytes[..length + padding(length)];
+        let start = if padded[..length].starts_with(UTF8_BOM) {
             UTF8_BOM.len()
         } else {
             0
         };
-        padded_text(self.padded_bytes, start, length).ok_or(DecodeError {
+        padded_text(padded, start, length).ok_or(DecodeError {
             offset: self.offset,
             kind: Kind::InvalidUtf8,
         })
