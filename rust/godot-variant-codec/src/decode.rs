@@ -928,6 +928,27 @@ pub(crate) fn read_short_number<T>(
     Some(number)
 }
 
+/// A value of type `t` whose payload is `size(header)` bytes (`None`: not known from the
+/// header), when the input holds it: its header and payload, read without an error path.
+/// `None`, and nothing read, otherwise.
+#[inline(always)]
+pub(crate) fn read_sized_value<'a>(
+    r: &mut Reader<'a>,
+    t: VariantType,
+    generation: Generation,
+    size: impl FnOnce(u32) -> Option<usize>,
+) -> Option<&'a [u8]> {
+    let header = r.peek_u32()?;
+    if Some(type_id(header, generation)) != generation.wire_id(t) {
+        return None;
+    }
+    let mut rest = r.clone();
+    rest.skip_unchecked(4);
+    let payload = rest.try_take(size(header)?)?;
+    *r = rest;
+    Some(payload)
+}
+
 /// An untyped Dictionary's header and count (its entries follow), when the next 8 bytes
 /// hold them: read with one range check. `None`, and nothing read, otherwise (a typed
 /// Dictionary's element types come next, for the full reading).

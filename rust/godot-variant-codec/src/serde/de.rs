@@ -18,8 +18,8 @@ use crate::decode::{
     check_script_value, container_kind, godot2_special, is_script_path_property,
     read_container_count, read_float, read_header, read_int, read_node_path, read_object_id,
     read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_dictionary,
-    read_short_number, read_short_string, read_text, read_typed_container, reserve, type_id,
-    wide_reals, Decoder, Packed, RawNodePath, RawText,
+    read_short_number, read_short_string, read_sized_value, read_text, read_typed_container,
+    reserve, type_id, wide_reals, Decoder, Packed, RawNodePath, RawText,
 };
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
@@ -322,6 +322,15 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Not a math type's payload in the Rust type's precision: a packed array's, one in the
+    /// other precision, or any other value, for the visitor of the reserved type `p`.
+    #[inline(never)]
+    fn any_payload<V: Visitor<'de>>(&mut self, p: Payload, visitor: V) -> Result<V::Value, Error> {
+        self.expecting(p.t, Hint::Payload(p), visitor, |de, header, visitor| {
+            de.payload(p, header, visitor)
+        })
+    }
+
     /// The payload of the math or packed type `t` as the Rust type holds it (its `real_t`
     /// components `f64` when `wide_target`), borrowed; `None` when the bytes hold it in the
     /// other precision (`wide`: the header's flag).
@@ -332,15 +341,11 @@ impl<'de> Deserializer<'de> {
         wide: bool,
         wide_target: bool,
     ) -> Result<Option<&'de [u8]>, Error> {
-        if let Some((n, component)) = math_components(t) {
-            if component != Component::Real {
-                return Ok(Some(self.r.take(n * 4, t.name())?));
-            }
-            if wide != wide_target {
-                return Ok(None);
-            }
-            let size = if wide { 8 } else { 4 };
-            return Ok(Some(self.r.take(n * size, t.name())?));
+        if math_components(t).is_some() {
+            return match math_payload_size(t, wide, wide_target) {
+                Some(size) => Ok(Some(self.r.take(size, t.name())?)),
+                None => Ok(None),
+            };
         }
         let element_size = Packed::element_size(t, wide_target);
         if element_size == 0 || Packed::element_size(t, wide) != element_size {
@@ -531,6 +536,19 @@ impl<'de> Deserializer<'de> {
             let value = visitor.visit_map(&mut object)?;
             whole(OBJECT_FIELDS.len() - object.next, value)
         })
+    }
+}
+
+/// The size of the math type `t`'s payload, when its bytes hold it as the Rust type does:
+/// its `real_t` components `f64` when `wide_target`, as `wide` (the header's flag) says
+/// they are (`None` when they are in the other precision, or `t` is no math type).
+#[inline(always)]
+fn math_payload_size(t: VariantType, wide: bool, wide_target: bool) -> Option<usize> {
+    let (n, component) = math_components(t)?;
+    match component {
+        Component::Real if wide != wide_target => None,
+        Component::Real if wide => Some(n * 8),
+        _ => Some(n * 4),
     }
 }
 
@@ -969,12 +987,22 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match reserved_type(name) {
-            Some(p) => self.expecting(p.t, Hint::Payload(p), visitor, |de, header, visitor| {
-                de.payload(p, header, visitor)
-            }),
-            None => visitor.visit_newtype_struct(self),
-        }
+        let Some(p) = reserved_type(name) else {
+            return visitor.visit_newtype_struct(self);
+        };
+        // A math type in the Rust type's precision: its payload, borrowed.
+        let read_short = |r: &mut Reader<'de>, generation| {
+            let size = |header| {
+                let wide = wide_reals(header & FLAG_64 != 0, generation);
+                math_payload_size(p.t, wide, p.wide)
+            };
+            read_sized_value(r, p.t, generation, size)
+        };
+        let visit =
+            |_: &mut Deserializer<'de>, visitor: V, payload| visitor.visit_borrowed_bytes(payload);
+        self.short_or(visitor, read_short, visit, |de, visitor| {
+            de.any_payload(p, visitor)
+        })
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
