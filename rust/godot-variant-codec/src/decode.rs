@@ -751,6 +751,15 @@ pub(crate) fn type_id(header: u32, generation: Generation) -> u32 {
     }
 }
 
+/// Whether the header word names the type `t` in `generation`: its type id (as the
+/// generation reads the header) is `t`'s wire id there.
+#[inline(always)]
+pub(crate) fn names_type(header: u32, t: VariantType, generation: Generation) -> bool {
+    generation
+        .wire_id(t)
+        .is_some_and(|id| type_id(header, generation) == id)
+}
+
 /// The Godot 2 type without a Godot 4 twin whose header comes next, if any (Godot 2 only).
 #[inline]
 pub(crate) fn godot2_special(r: &Reader<'_>, generation: Generation) -> Option<Godot2Type> {
@@ -908,8 +917,7 @@ fn peek_value<'a, const N: usize>(
 ) -> Option<(u32, Reader<'a>)> {
     let chunk = r.peek::<N>()?;
     let header = <u32 as Plain>::from_le(chunk);
-    (Some(type_id(header, generation)) == generation.wire_id(t))
-        .then(|| (header, Reader::new(&chunk[4..], 0)))
+    names_type(header, t, generation).then(|| (header, Reader::new(&chunk[4..], 0)))
 }
 
 /// An int or float value (`t`: header and payload, the payload read by `read`, of 64 bits
@@ -939,7 +947,7 @@ pub(crate) fn read_sized_value<'a>(
     size: impl FnOnce(u32) -> Option<usize>,
 ) -> Option<&'a [u8]> {
     let header = r.peek_u32()?;
-    if Some(type_id(header, generation)) != generation.wire_id(t) {
+    if !names_type(header, t, generation) {
         return None;
     }
     let mut rest = r.clone();

@@ -15,7 +15,7 @@ use super::godot::{math_components, reserved_type, Component, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
-    check_script_value, container_kind, godot2_special, is_script_path_property,
+    check_script_value, container_kind, godot2_special, is_script_path_property, names_type,
     read_container_count, read_float, read_header, read_int, read_node_path, read_object_id,
     read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_dictionary,
     read_short_number, read_short_string, read_sized_value, read_text, read_typed_container,
@@ -90,7 +90,7 @@ impl<'de> Deserializer<'de> {
         let at = self.r.consumed();
         let generation = self.opts.generation;
         match self.r.peek_u32() {
-            Some(header) if Some(type_id(header, generation)) == generation.wire_id(expected) => {
+            Some(header) if names_type(header, expected, generation) => {
                 self.r.skip_unchecked(4);
                 read(self, header, visitor).map_err(|e| e.located(at))
             }
