@@ -972,37 +972,35 @@ pub(crate) fn read_short_dictionary(r: &mut Reader<'_>, generation: Generation) 
     Some(count)
 }
 
-/// A String value (header and text) whose text is at most 16 bytes, when the next 24 bytes
-/// hold its header, length word and the 16 bytes from the text's start: read with one range
-/// check, the text's bytes being those 16 (what follows the text is not the text's, and is
-/// masked off where the text is read). `None`, and nothing read, otherwise.
+/// A String value (header and text) whose text is at most `CHUNK - 8` bytes (16 or 24),
+/// when the next `CHUNK` bytes hold its header, length word and that many bytes from the
+/// text's start: read with one range check, the text's bytes being those (what follows
+/// the text is not the text's, and is masked off where the text is read). `None`, and
+/// nothing read, otherwise.
 #[inline(always)]
-pub(crate) fn read_short_string<'a>(
+pub(crate) fn read_short_string<'a, const CHUNK: usize>(
     r: &mut Reader<'a>,
     generation: Generation,
 ) -> Option<RawText<'a>> {
-    let (_, payload) = peek_value::<24>(r, VariantType::String, generation)?;
-    let words: &'a [u8; 20] = payload.rest().try_into().ok()?;
-    let length = <u32 as Plain>::from_le(words);
-    if length > SHORT_TEXT as u32 {
+    let (_, payload) = peek_value::<CHUNK>(r, VariantType::String, generation)?;
+    let rest = payload.rest();
+    let length = <u32 as Plain>::from_le(rest);
+    if length as usize > CHUNK - 8 {
         return None;
     }
     let offset = r.offset() + 4;
     r.skip_unchecked(8 + length as usize + padding(length as usize));
     Some(RawText {
-        padded_bytes: &words[4..],
+        padded_bytes: &rest[4..],
         length,
         offset,
     })
 }
 
-/// The longest text [`read_short_string`] reads: two words.
-const SHORT_TEXT: usize = 16;
-
 /// A text as the input holds it, before its rules are applied: its bytes with their
 /// padding (short texts are read a word at a time, padding included; one of at most 16
-/// bytes may come as the 16 bytes from its start), their length, and the offset of its
-/// length word, where an error in it is reported.
+/// (24) bytes may come as the 16 (24) bytes from its start), their length, and the offset
+/// of its length word, where an error in it is reported.
 #[derive(Debug, Clone, Copy)]
 pub struct RawText<'a> {
     padded_bytes: &'a [u8],
@@ -1021,13 +1019,16 @@ impl<'a> RawText<'a> {
         }
     }
 
-    /// The text of a short string (16 bytes from its start at hand) of nothing but bytes
-    /// 0x01 to 0x7F: ASCII without a NUL, which cannot start with a BOM either, so every
-    /// rule of [`text`](Self::text) leaves it as it is. `None` for any other text.
+    /// The text of a short string (16 or 24 bytes from its start at hand) of nothing but
+    /// bytes 0x01 to 0x7F: ASCII without a NUL, which cannot start with a BOM either, so
+    /// every rule of [`text`](Self::text) leaves it as it is. `None` for any other text.
     #[inline(always)]
     pub(crate) fn plain(&self) -> Option<&'a str> {
-        let words: &'a [u8; SHORT_TEXT] = self.padded_bytes.try_into().ok()?;
-        plain_text(words, self.length as usize)
+        let length = self.length as usize;
+        if let Ok(words) = <&'a [u8; 24]>::try_from(self.padded_bytes) {
+            return plain_text(words, length);
+        }
+        plain_text(<&'a [u8; 16]>::try_from(self.padded_bytes).ok()?, length)
     }
 
     /// [`text`](Self::text), each rule applied.

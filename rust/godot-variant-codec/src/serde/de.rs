@@ -167,10 +167,13 @@ impl<'de> Deserializer<'de> {
     /// check would then wrap the call of `short_text` as well (some 20 instructions a
     /// message more where the text's visitor is inlined).
     #[inline(always)]
-    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+    fn string<V: Visitor<'de>, const CHUNK: usize>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         let at = self.r.consumed();
         if within_depth(self.depth, self.opts.max_depth) {
-            if let Some(raw) = read_short_string(&mut self.r, self.opts.generation) {
+            if let Some(raw) = read_short_string::<CHUNK>(&mut self.r, self.opts.generation) {
                 return match raw.plain() {
                     Some(text) => visitor
                         .visit_borrowed_str(text)
@@ -180,6 +183,21 @@ impl<'de> Deserializer<'de> {
             }
         }
         self.any_string(visitor)
+    }
+
+    /// A String for a visitor of strings: one of up to 24 bytes (most names) on the short
+    /// path.
+    #[inline(always)]
+    fn text<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.string::<V, 32>(visitor)
+    }
+
+    /// A String for a visitor of identifiers (keys, the most frequent texts): one of up to
+    /// 16 bytes on the short path, which is then small enough to be inlined into the
+    /// derived `visit_map`.
+    #[inline(always)]
+    fn identifier<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.string::<V, 24>(visitor)
     }
 
     /// A short String that is not plain: its text by every rule.
@@ -967,7 +985,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
         deserialize_u128);
     scalar_value!(float: deserialize_f32, deserialize_f64);
-    scalar_value!(string: deserialize_str, deserialize_string, deserialize_identifier);
+    scalar_value!(text: deserialize_str, deserialize_string);
+    scalar_value!(identifier: deserialize_identifier);
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.value(Hint::Bytes, visitor)
