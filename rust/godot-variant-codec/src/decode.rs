@@ -19,7 +19,7 @@ use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value,
 };
-use crate::wire::{padded_text, padding, Plain, Reader};
+use crate::wire::{padded_text, padding, plain_text, Plain, Reader};
 use crate::{within_depth, DecodeOptions, StackFloor};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -790,6 +790,15 @@ pub(crate) fn type_id(header: u32, generation: Generation) -> u32 {
     }
 }
 
+/// Whether the header word names the type `t` in `generation`: its type id (as the
+/// generation reads the header) is `t`'s wire id there.
+#[inline(always)]
+pub(crate) fn names_type(header: u32, t: VariantType, generation: Generation) -> bool {
+    generation
+        .wire_id(t)
+        .is_some_and(|id| type_id(header, generation) == id)
+}
+
 /// The Godot 2 type without a Godot 4 twin whose header comes next, if any (Godot 2 only).
 #[inline]
 pub(crate) fn godot2_special(r: &Reader<'_>, generation: Generation) -> Option<Godot2Type> {
@@ -936,35 +945,100 @@ pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, Decod
     })
 }
 
-/// A String value (header and text) whose text is one word (at most 8 bytes) with a
-/// `CHUNK` of 16, two words (9 to 16 bytes) with a `CHUNK` of 24, when the next `CHUNK`
-/// bytes hold its header, length word and those words: read with one range check, the
-/// words being the bytes after the length word. `None`, and nothing read, otherwise.
+/// The next value's header word and the `N - 4` bytes after it (as a reader of their
+/// own), when the input holds them and the header names `t`: the start of a value read
+/// whole with one range check. Nothing is read.
 #[inline(always)]
-pub(crate) fn read_short_string<'a, const CHUNK: usize>(r: &mut Reader<'a>) -> Option<RawText<'a>> {
-    let chunk = r.peek::<CHUNK>()?;
-    // Two words, not one `[u32; 2]`: read as one 64-bit load, the length is then shifted
-    // out of it, which costs more (the criterion row `decode/ours_serde` guards it).
-    let (header, length) = (
-        <u32 as Plain>::from_le(chunk),
-        <u32 as Plain>::from_le(&chunk[4..]),
-    );
-    let words = (length as usize).div_ceil(8).max(1);
-    if header & TYPE_MASK != VariantType::String.id() || words * 8 != CHUNK - 8 {
+fn peek_value<'a, const N: usize>(
+    r: &Reader<'a>,
+    t: VariantType,
+    generation: Generation,
+) -> Option<(u32, Reader<'a>)> {
+    let chunk = r.peek::<N>()?;
+    let header = <u32 as Plain>::from_le(chunk);
+    names_type(header, t, generation).then(|| (header, Reader::new(&chunk[4..], 0)))
+}
+
+/// An int or float value (`t`: header and payload, the payload read by `read`, of 64 bits
+/// when the header is flagged), when the next 12 bytes hold it: read with one range check.
+/// `None`, and nothing read, otherwise.
+#[inline(always)]
+pub(crate) fn read_short_number<T>(
+    r: &mut Reader<'_>,
+    t: VariantType,
+    generation: Generation,
+    read: impl FnOnce(&mut Reader<'_>, bool) -> Result<T, DecodeError>,
+) -> Option<T> {
+    let (header, mut payload) = peek_value::<12>(r, t, generation)?;
+    let number = read(&mut payload, header & FLAG_64 != 0).ok()?;
+    r.skip_unchecked(4 + payload.consumed());
+    Some(number)
+}
+
+/// A value of type `t` whose payload is `size(header)` bytes (`None`: not known from the
+/// header), when the input holds it: its header and payload, read without an error path.
+/// `None`, and nothing read, otherwise.
+#[inline(always)]
+pub(crate) fn read_sized_value<'a>(
+    r: &mut Reader<'a>,
+    t: VariantType,
+    generation: Generation,
+    size: impl FnOnce(u32) -> Option<usize>,
+) -> Option<&'a [u8]> {
+    let header = r.peek_u32()?;
+    if !names_type(header, t, generation) {
+        return None;
+    }
+    let mut rest = r.clone();
+    rest.skip_unchecked(4);
+    let payload = rest.try_take(size(header)?)?;
+    *r = rest;
+    Some(payload)
+}
+
+/// An untyped Dictionary's header and count (its entries follow), when the next 8 bytes
+/// hold them: read with one range check. `None`, and nothing read, otherwise (a typed
+/// Dictionary's element types come next, for the full reading).
+#[inline(always)]
+pub(crate) fn read_short_dictionary(r: &mut Reader<'_>, generation: Generation) -> Option<u32> {
+    let (header, mut payload) = peek_value::<8>(r, VariantType::Dictionary, generation)?;
+    let untyped = |shift| container_kind(header, shift, generation) == ContainerKind::Untyped;
+    if !(untyped(ELEMENT_KIND_SHIFT) && untyped(VALUE_KIND_SHIFT)) {
+        return None;
+    }
+    let count = read_container_count(&mut payload, "Dictionary count").ok()?;
+    r.skip_unchecked(8);
+    Some(count)
+}
+
+/// A String value (header and text) whose text is at most `CHUNK - 8` bytes (16 or 24),
+/// when the next `CHUNK` bytes hold its header, length word and that many bytes from the
+/// text's start: read with one range check, the text's bytes being those (what follows
+/// the text is not the text's, and is masked off where the text is read). `None`, and
+/// nothing read, otherwise.
+#[inline(always)]
+pub(crate) fn read_short_string<'a, const CHUNK: usize>(
+    r: &mut Reader<'a>,
+    generation: Generation,
+) -> Option<RawText<'a>> {
+    let (_, payload) = peek_value::<CHUNK>(r, VariantType::String, generation)?;
+    let rest = payload.rest();
+    let length = <u32 as Plain>::from_le(rest);
+    if length as usize > CHUNK - 8 {
         return None;
     }
     let offset = r.offset() + 4;
     r.skip_unchecked(8 + length as usize + padding(length as usize));
     Some(RawText {
-        padded_bytes: &chunk[8..],
+        padded_bytes: &rest[4..],
         length,
         offset,
     })
 }
 
 /// A text as the input holds it, before its rules are applied: its bytes with their
-/// padding (short texts are read a word at a time, padding included; one of at most 8
-/// (16) bytes may come as the 8 (16) bytes from its start), their length, and the offset
+/// padding (short texts are read a word at a time, padding included; one of at most 16
+/// (24) bytes may come as the 16 (24) bytes from its start), their length, and the offset
 /// of its length word, where an error in it is reported.
 #[derive(Debug, Clone, Copy)]
 pub struct RawText<'a> {
@@ -978,13 +1052,36 @@ impl<'a> RawText<'a> {
     /// `InvalidUtf8` at the length word).
     #[inline(always)]
     pub fn text(&self) -> Result<&'a str, DecodeError> {
+        match self.plain() {
+            Some(text) => Ok(text),
+            None => self.text_by_rules(),
+        }
+    }
+
+    /// The text of a short string (16 or 24 bytes from its start at hand) of nothing but
+    /// bytes 0x01 to 0x7F: ASCII without a NUL, which cannot start with a BOM either, so
+    /// every rule of [`text`](Self::text) leaves it as it is. `None` for any other text.
+    #[inline(always)]
+    pub(crate) fn plain(&self) -> Option<&'a str> {
         let length = self.length as usize;
-        let start = if self.padded_bytes[..length].starts_with(UTF8_BOM) {
+        if let Ok(words) = <&'a [u8; 24]>::try_from(self.padded_bytes) {
+            return plain_text(words, length);
+        }
+        plain_text(<&'a [u8; 16]>::try_from(self.padded_bytes).ok()?, length)
+    }
+
+    /// [`text`](Self::text), each rule applied.
+    #[inline(always)]
+    fn text_by_rules(&self) -> Result<&'a str, DecodeError> {
+        let length = self.length as usize;
+        // The padded text alone, without what may follow it (see `RawText`).
+        let padded = &self.padded_bytes[..length + padding(length)];
+        let start = if padded[..length].starts_with(UTF8_BOM) {
             UTF8_BOM.len()
         } else {
             0
         };
-        padded_text(self.padded_bytes, start, length).ok_or(DecodeError {
+        padded_text(padded, start, length).ok_or(DecodeError {
             offset: self.offset,
             kind: Kind::InvalidUtf8,
         })

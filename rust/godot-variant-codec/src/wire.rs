@@ -167,6 +167,12 @@ impl<'a> Reader<'a> {
         &self.input[start.min(end)..end]
     }
 
+    /// The bytes after the cursor (none once it has passed the end).
+    #[inline(always)]
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.input.get(self.pos..).unwrap_or_default()
+    }
+
     /// Bytes after the cursor (none once it has passed the end).
     pub fn remaining(&self) -> usize {
         self.input.len().saturating_sub(self.pos)
@@ -657,6 +663,31 @@ pub(crate) fn padded_text(padded: &[u8], start: usize, end: usize) -> Option<&st
     checked_text(&padded[start..][..text_len], high_bits)
 }
 
+/// The first `len` bytes of `words` (16 or 24) as text when each is 0x01 to 0x7F (ASCII
+/// without a NUL, the usual key or name), found with a few word operations; `None` when
+/// any other byte is among them, or `len` passes `N`.
+#[inline(always)]
+pub(crate) fn plain_text<const N: usize>(words: &[u8; N], len: usize) -> Option<&str> {
+    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
+    // A byte of `word` in the low `n` has its high bit set here when it is 0 or above 0x7F
+    // (a borrow into a byte above comes only from a zero below it, flagged already).
+    let outside =
+        |word: u64, n: usize| (word.wrapping_sub(LOW) | word) & HIGH_BITS & bytes_below(n);
+    let word = |at: usize| <u64 as Plain>::from_le(&words[at..]);
+    let flagged = match len {
+        0..=8 => outside(word(0), len),
+        9..=16 if N >= 16 => outside(word(0), 8) | outside(word(8), len - 8),
+        17..=24 if N >= 24 => {
+            outside(word(0), 8) | outside(word(8), 8) | outside(word(16), len - 16)
+        }
+        _ => return None,
+    };
+    if flagged != 0 {
+        return None;
+    }
+    checked_text(&words[..len], 0)
+}
+
 /// A mask of the low `n` bytes of a word (`n` up to 8).
 #[inline(always)]
 fn bytes_below(n: usize) -> u64 {
@@ -795,6 +826,15 @@ mod tests {
                             words.resize(if len <= 8 { 8 } else { 16 }, pad);
                             let text = padded_text(&words, start, len);
                             assert_eq!(text, expected, "{words:?} from {start}");
+                            // A plain text is the text; any other is left to the rules.
+                            let plain = bytes.iter().all(|b| (1..=0x7F).contains(b));
+                            let expected = plain.then(|| reference(&bytes)).flatten();
+                            words.resize(16, pad);
+                            let words16: &[u8; 16] = words.as_slice().try_into().unwrap();
+                            assert_eq!(plain_text(words16, len), expected);
+                            words.resize(24, pad);
+                            let words24: &[u8; 24] = words.as_slice().try_into().unwrap();
+                            assert_eq!(plain_text(words24, len), expected);
                         }
                     }
                 }

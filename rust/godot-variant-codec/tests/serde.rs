@@ -24,7 +24,7 @@ use godot_variant_codec::serde::{
 };
 use godot_variant_codec::{
     decode, encode, Array, ContainerType, DecodeErrorKind, DecodeOptions, Dictionary,
-    EncodeErrorKind, EncodeOptions, Generation, PackedReals, Precision, Reals, Value,
+    EncodeErrorKind, EncodeOptions, Generation, PackedReals, Precision, Reals, Value, VariantType,
 };
 use proptest::prelude::*;
 use serde::de::{self, DeserializeOwned};
@@ -999,14 +999,17 @@ proptest! {
         length in 0u32..20,
         text in prop::collection::vec(prop::sample::select(vec![0u8, b'a', 0x80, 0xC3, 0xA9, 0xEF, 0xBB, 0xBF]), 0..28),
         flags in prop::sample::select(vec![0u32, 1 << 16, 0xFF00]),
+        generation in prop::sample::select(vec![Generation::GODOT_4, Generation::GODOT_3, Generation::GODOT_2]),
     ) {
         // A String value's header, length word and bytes (often fewer or more than the
-        // length says, with whatever follows), read as a `&str` and as a map's key.
+        // length says, with whatever follows), read as a `&str` and as a map's key (in
+        // Godot 2, a header with flags names no type).
+        let opts = DEFAULT.with_generation(generation);
         let mut bytes = (4 | flags).to_le_bytes().to_vec();
         bytes.extend(length.to_le_bytes());
         bytes.extend(&text);
-        let decoded = decode(&bytes, &DEFAULT);
-        let ours = from_slice::<&str>(&bytes, &DEFAULT);
+        let decoded = decode(&bytes, &opts);
+        let ours = from_slice::<&str>(&bytes, &opts);
         match (&decoded, ours) {
             (Ok((Value::String(expected), used)), Ok((text, ours_used))) => {
                 prop_assert_eq!((text, ours_used), (expected.as_str(), *used));
@@ -1015,11 +1018,12 @@ proptest! {
             (expected, ours) => prop_assert!(false, "serde {:?}, decoder {:?}", ours, expected),
         }
         // As the key of a one-entry Dictionary, its value whatever follows.
-        let mut entry = 27u32.to_le_bytes().to_vec();
+        let dictionary = generation.wire_id(VariantType::Dictionary).unwrap();
+        let mut entry = dictionary.to_le_bytes().to_vec();
         entry.extend(1u32.to_le_bytes());
         entry.extend(&bytes);
-        let as_key = from_slice::<BTreeMap<&str, de::IgnoredAny>>(&entry, &DEFAULT);
-        match (decode(&entry, &DEFAULT), as_key) {
+        let as_key = from_slice::<BTreeMap<&str, de::IgnoredAny>>(&entry, &opts);
+        match (decode(&entry, &opts), as_key) {
             (Ok((Value::Dictionary(d), used)), Ok((map, ours_used))) => {
                 let expected: Vec<_> = d.entries.iter().map(|(k, _)| k.clone()).collect();
                 let keys: Vec<_> = map.keys().map(|&k| s(k)).collect();

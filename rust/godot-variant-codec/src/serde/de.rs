@@ -15,15 +15,16 @@ use super::godot::{math_components, reserved_type, Component, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
-    check_script_value, container_kind, godot2_special, is_script_path_property,
+    check_script_value, container_kind, godot2_special, is_script_path_property, names_type,
     read_container_count, read_float, read_header, read_int, read_node_path, read_object_id,
-    read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_string,
-    read_text, read_typed_container, reserve, type_id, wide_reals, Decoder, Packed, RawNodePath,
+    read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_dictionary,
+    read_short_number, read_short_string, read_sized_value, read_text, read_typed_container,
+    reserve, type_id, wide_reals, Decoder, Packed, RawNodePath, RawText,
 };
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
-use crate::types::VariantType;
+use crate::types::{Generation, VariantType};
 use crate::wire::{Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
 
@@ -89,7 +90,7 @@ impl<'de> Deserializer<'de> {
         let at = self.r.consumed();
         let generation = self.opts.generation;
         match self.r.peek_u32() {
-            Some(header) if Some(type_id(header, generation)) == generation.wire_id(expected) => {
+            Some(header) if names_type(header, expected, generation) => {
                 self.r.skip_unchecked(4);
                 read(self, header, visitor).map_err(|e| e.located(at))
             }
@@ -97,9 +98,38 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A value `read_short` reads whole (the usual form of the value a visitor asks for),
+    /// handed to `visit`; anything else, and any value beyond `max_depth`, to `other`,
+    /// which reads it in full (out of line: what is left stays small enough to be inlined
+    /// into the visitor's caller). An error without an offset gets the value's.
+    #[inline(always)]
+    fn short_or<V: Visitor<'de>, T>(
+        &mut self,
+        visitor: V,
+        read_short: impl FnOnce(&mut Reader<'de>, Generation) -> Option<T>,
+        visit: impl FnOnce(&mut Self, V, T) -> Result<V::Value, Error>,
+        other: impl FnOnce(&mut Self, V) -> Result<V::Value, Error>,
+    ) -> Result<V::Value, Error> {
+        let at = self.r.consumed();
+        if within_depth(self.depth, self.opts.max_depth) {
+            if let Some(short) = read_short(&mut self.r, self.opts.generation) {
+                return visit(self, visitor, short).map_err(|e| e.located(at));
+            }
+        }
+        other(self, visitor)
+    }
+
     /// An int, for a visitor of numbers.
     #[inline(always)]
     fn int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let read_short =
+            |r: &mut Reader<'de>, g| read_short_number(r, VariantType::Int, g, read_int);
+        self.short_or(visitor, read_short, |_, v, i| v.visit_i64(i), Self::any_int)
+    }
+
+    /// Not a short int: an int in full, or any other value.
+    #[inline(never)]
+    fn any_int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         self.expecting(
             VariantType::Int,
             Hint::Any,
@@ -111,6 +141,19 @@ impl<'de> Deserializer<'de> {
     /// A float, for a visitor of numbers.
     #[inline(always)]
     fn float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let read_short =
+            |r: &mut Reader<'de>, g| read_short_number(r, VariantType::Float, g, read_float);
+        self.short_or(
+            visitor,
+            read_short,
+            |_, v, f| v.visit_f64(f),
+            Self::any_float,
+        )
+    }
+
+    /// Not a short float: a float in full, or any other value.
+    #[inline(never)]
+    fn any_float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         self.expecting(
             VariantType::Float,
             Hint::Any,
@@ -119,44 +162,75 @@ impl<'de> Deserializer<'de> {
         )
     }
 
-    /// A String, for a visitor of strings or identifiers.
+    /// A String, for a visitor of strings or identifiers: most texts (keys, names) are
+    /// short and plain. Written out, not through [`short_or`](Self::short_or), whose error
+    /// check would then wrap the call of `short_text` as well (some 20 instructions a
+    /// message more where the text's visitor is inlined).
     #[inline(always)]
-    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        self.check_depth()?;
-        // Most texts (keys, names) are one or two words: each its own call of `text`,
-        // where the number of words is a constant. (Written twice on purpose: one closure
-        // for both is slower; the criterion row `decode/ours_serde` guards it.)
+    fn string<V: Visitor<'de>, const CHUNK: usize>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         let at = self.r.consumed();
-        if let Some(raw) = read_short_string::<16>(&mut self.r) {
-            return visitor
-                .visit_borrowed_str(raw.text()?)
-                .map_err(|e: Error| e.located(at));
+        if within_depth(self.depth, self.opts.max_depth) {
+            if let Some(raw) = read_short_string::<CHUNK>(&mut self.r, self.opts.generation) {
+                return match raw.plain() {
+                    Some(text) => visitor
+                        .visit_borrowed_str(text)
+                        .map_err(|e: Error| e.located(at)),
+                    None => Self::short_text(raw, at, visitor),
+                };
+            }
         }
-        if let Some(raw) = read_short_string::<24>(&mut self.r) {
-            return visitor
-                .visit_borrowed_str(raw.text()?)
-                .map_err(|e: Error| e.located(at));
-        }
+        self.any_string(visitor)
+    }
+
+    /// A String for a visitor of strings: one of up to 24 bytes (most names) on the short
+    /// path.
+    #[inline(always)]
+    fn text<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.string::<V, 32>(visitor)
+    }
+
+    /// A String for a visitor of identifiers (keys, the most frequent texts): one of up to
+    /// 16 bytes on the short path, which is then small enough to be inlined into the
+    /// derived `visit_map`.
+    #[inline(always)]
+    fn identifier<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.string::<V, 24>(visitor)
+    }
+
+    /// A short String that is not plain: its text by every rule.
+    #[inline(never)]
+    fn short_text<V: Visitor<'de>>(
+        raw: RawText<'de>,
+        at: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor
+            .visit_borrowed_str(raw.text()?)
+            .map_err(|e: Error| e.located(at))
+    }
+
+    /// Not a short String: a String in full, or any other value.
+    #[inline(never)]
+    fn any_string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         self.expecting(VariantType::String, Hint::Any, visitor, |de, _, visitor| {
             visitor.visit_borrowed_str(read_text(&mut de.r)?)
         })
     }
 
-    /// A value nested in the current one, on `nested`'s stack once nesting is deep.
-    #[inline]
-    fn nested_value<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
-        if self.depth < SHALLOW {
-            seed.deserialize(self)
-        } else {
-            nested(|| seed.deserialize(self))
-        }
-    }
-
-    /// Runs `visit` over a container's elements, one level deeper.
+    /// Runs `visit` over a container's elements, one level deeper: on `nested`'s stack once
+    /// nesting is deep. (Per container, not per element: each element's seed is then called
+    /// from one place only, where it can be inlined.)
     #[inline]
     fn inside<R>(&mut self, visit: impl FnOnce(&mut Self) -> R) -> R {
         self.depth += 1;
-        let result = visit(self);
+        let result = if self.depth < SHALLOW {
+            visit(self)
+        } else {
+            nested(|| visit(self))
+        };
         self.depth -= 1;
         result
     }
@@ -266,6 +340,15 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Not a math type's payload in the Rust type's precision: a packed array's, one in the
+    /// other precision, or any other value, for the visitor of the reserved type `p`.
+    #[inline(never)]
+    fn any_payload<V: Visitor<'de>>(&mut self, p: Payload, visitor: V) -> Result<V::Value, Error> {
+        self.expecting(p.t, Hint::Payload(p), visitor, |de, header, visitor| {
+            de.payload(p, header, visitor)
+        })
+    }
+
     /// The payload of the math or packed type `t` as the Rust type holds it (its `real_t`
     /// components `f64` when `wide_target`), borrowed; `None` when the bytes hold it in the
     /// other precision (`wide`: the header's flag).
@@ -276,15 +359,11 @@ impl<'de> Deserializer<'de> {
         wide: bool,
         wide_target: bool,
     ) -> Result<Option<&'de [u8]>, Error> {
-        if let Some((n, component)) = math_components(t) {
-            if component != Component::Real {
-                return Ok(Some(self.r.take(n * 4, t.name())?));
-            }
-            if wide != wide_target {
-                return Ok(None);
-            }
-            let size = if wide { 8 } else { 4 };
-            return Ok(Some(self.r.take(n * size, t.name())?));
+        if math_components(t).is_some() {
+            return match math_payload_size(t, wide, wide_target) {
+                Some(size) => Ok(Some(self.r.take(size, t.name())?)),
+                None => Ok(None),
+            };
         }
         let element_size = Packed::element_size(t, wide_target);
         if element_size == 0 || Packed::element_size(t, wide) != element_size {
@@ -423,6 +502,12 @@ impl<'de> Deserializer<'de> {
     fn dictionary<V: Visitor<'de>>(&mut self, header: u32, visitor: V) -> Result<V::Value, Error> {
         self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
         let count = read_container_count(&mut self.r, "Dictionary count")?;
+        self.entries(count, visitor)
+    }
+
+    /// A Dictionary's `count` entries, as a visitor's map.
+    #[inline(always)]
+    fn entries<V: Visitor<'de>>(&mut self, count: u32, visitor: V) -> Result<V::Value, Error> {
         let hint = self.size_hint(count, 8);
         self.inside(|de| Entries::<false>::new(de, count as usize, hint).visit(visitor))
     }
@@ -431,6 +516,13 @@ impl<'de> Deserializer<'de> {
     /// anything else as `deserialize_any` hands it over.
     #[inline]
     fn struct_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let visit = |de: &mut Self, visitor, count| de.entries(count, visitor);
+        self.short_or(visitor, read_short_dictionary, visit, Self::any_struct)
+    }
+
+    /// Not an untyped Dictionary: a typed one, or any other value, for a struct.
+    #[inline(never)]
+    fn any_struct<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         self.expecting(
             VariantType::Dictionary,
             Hint::Any,
@@ -462,6 +554,19 @@ impl<'de> Deserializer<'de> {
             let value = visitor.visit_map(&mut object)?;
             whole(OBJECT_FIELDS.len() - object.next, value)
         })
+    }
+}
+
+/// The size of the math type `t`'s payload, when its bytes hold it as the Rust type does:
+/// its `real_t` components `f64` when `wide_target`, as `wide` (the header's flag) says
+/// they are (`None` when they are in the other precision, or `t` is no math type).
+#[inline(always)]
+fn math_payload_size(t: VariantType, wide: bool, wide_target: bool) -> Option<usize> {
+    let (n, component) = math_components(t)?;
+    match component {
+        Component::Real if wide != wide_target => None,
+        Component::Real if wide => Some(n * 8),
+        _ => Some(n * 4),
     }
 }
 
@@ -600,7 +705,7 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
                 .deserialize(BorrowedStrDeserializer::new(text))
                 .map(Some);
         }
-        self.de.nested_value(seed).map(Some)
+        seed.deserialize(&mut *self.de).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -659,7 +764,7 @@ impl<'de, const PROPERTIES: bool> MapAccess<'de> for Entries<'_, 'de, PROPERTIES
                 .deserialize(BorrowedStrDeserializer::new(name))
                 .map(Some);
         }
-        self.de.nested_value(seed).map(Some)
+        seed.deserialize(&mut *self.de).map(Some)
     }
 
     #[inline]
@@ -668,7 +773,7 @@ impl<'de, const PROPERTIES: bool> MapAccess<'de> for Entries<'_, 'de, PROPERTIES
         if PROPERTIES && std::mem::take(&mut self.script_pending) {
             check_script(self.de)?;
         }
-        self.de.nested_value(seed)
+        seed.deserialize(&mut *self.de)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -799,7 +904,7 @@ impl<'de> EnumAccess<'de> for &mut Deserializer<'de> {
     type Variant = Self;
 
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
-        let variant = self.nested_value(seed)?;
+        let variant = seed.deserialize(&mut *self)?;
         Ok((variant, self))
     }
 }
@@ -812,7 +917,7 @@ impl<'de> VariantAccess<'de> for &mut Deserializer<'de> {
     }
 
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
-        self.nested_value(seed)
+        seed.deserialize(self)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
@@ -880,7 +985,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
         deserialize_u128);
     scalar_value!(float: deserialize_f32, deserialize_f64);
-    scalar_value!(string: deserialize_str, deserialize_string, deserialize_identifier);
+    scalar_value!(text: deserialize_str, deserialize_string);
+    scalar_value!(identifier: deserialize_identifier);
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.value(Hint::Bytes, visitor)
@@ -900,12 +1006,22 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match reserved_type(name) {
-            Some(p) => self.expecting(p.t, Hint::Payload(p), visitor, |de, header, visitor| {
-                de.payload(p, header, visitor)
-            }),
-            None => visitor.visit_newtype_struct(self),
-        }
+        let Some(p) = reserved_type(name) else {
+            return visitor.visit_newtype_struct(self);
+        };
+        // A math type in the Rust type's precision: its payload, borrowed.
+        let read_short = |r: &mut Reader<'de>, generation| {
+            let size = |header| {
+                let wide = wide_reals(header & FLAG_64 != 0, generation);
+                math_payload_size(p.t, wide, p.wide)
+            };
+            read_sized_value(r, p.t, generation, size)
+        };
+        let visit =
+            |_: &mut Deserializer<'de>, visitor: V, payload| visitor.visit_borrowed_bytes(payload);
+        self.short_or(visitor, read_short, visit, |de, visitor| {
+            de.any_payload(p, visitor)
+        })
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
