@@ -655,24 +655,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline(never)]
     fn array(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
-        match container_kind(header, ELEMENT_KIND_SHIFT, self.generation) {
-            // Untyped, the usual case: the element type is a constant of `array_of`'s body,
-            // never read back from memory, and each element's `element` is `value`.
-            ContainerKind::Untyped => self.array_of(ContainerType::Untyped, depth),
-            kind => {
-                let element_type = self.typed_container(kind)?;
-                self.array_of(element_type, depth)
-            }
-        }
-    }
-
-    /// An Array's count and elements, after its element type.
-    #[inline(always)]
-    fn array_of(
-        &mut self,
-        element_type: ContainerType,
-        depth: usize,
-    ) -> Result<B::Value, B::Error> {
+        let element_type =
+            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
         let count = read_container_count(&mut self.r, "Array count")?;
         let capacity = self.capacity_for(count, 4);
         let mut array = self.b.begin_array(&element_type, capacity)?;
@@ -686,25 +670,10 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline(never)]
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
-        let key_kind = container_kind(header, ELEMENT_KIND_SHIFT, self.generation);
-        let value_kind = container_kind(header, VALUE_KIND_SHIFT, self.generation);
-        if (key_kind, value_kind) == (ContainerKind::Untyped, ContainerKind::Untyped) {
-            // As in `array`: untyped, the usual case, with the types as constants.
-            return self.dictionary_of(ContainerType::Untyped, ContainerType::Untyped, depth);
-        }
-        let key_type = self.container_type(key_kind)?;
-        let value_type = self.container_type(value_kind)?;
-        self.dictionary_of(key_type, value_type, depth)
-    }
-
-    /// A Dictionary's count and entries, after its key and value types.
-    #[inline(always)]
-    fn dictionary_of(
-        &mut self,
-        key_type: ContainerType,
-        value_type: ContainerType,
-        depth: usize,
-    ) -> Result<B::Value, B::Error> {
+        let key_type =
+            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
+        let value_type =
+            self.container_type(container_kind(header, VALUE_KIND_SHIFT, self.generation))?;
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(&key_type, &value_type, capacity)?;
