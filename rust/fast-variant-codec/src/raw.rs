@@ -32,8 +32,9 @@ use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
 
 use godot::builtin::{
-    Color, GString, PackedArray, Plane, Quaternion, Rect2, Rect2i, StringName, VarArray,
-    VarDictionary, Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+    Aabb, Basis, Color, GString, PackedArray, Plane, Projection, Quaternion, Rect2, Rect2i,
+    StringName, Transform2D, Transform3D, VarArray, VarDictionary, Variant, VariantType, Vector2,
+    Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
@@ -263,6 +264,20 @@ fn stored_inline(t: VariantType) -> bool {
     )
 }
 
+/// The types the engine keeps in a block of their own (from its pools), the Variant
+/// holding the block's address: the probe checks that address sits at `VALUE_OFFSET`,
+/// which is then read instead of asking the engine's getter.
+fn stored_boxed(t: VariantType) -> bool {
+    matches!(
+        t,
+        VariantType::TRANSFORM2D
+            | VariantType::AABB
+            | VariantType::BASIS
+            | VariantType::TRANSFORM3D
+            | VariantType::PROJECTION
+    )
+}
+
 /// The bytes of a plain value (gdext's math types are `repr(C)` structs of 32-bit fields).
 fn bytes_of<T: Copy>(value: &T) -> &[u8] {
     // SAFETY: reading a plain value's own bytes; these types have no padding.
@@ -427,14 +442,48 @@ impl Ffi {
                 };
                 check(v, &expected)
             })
+            && [
+                Transform2D::from_cols(
+                    Vector2::new(1.5, -2.0),
+                    Vector2::new(3.25, 0.5),
+                    Vector2::new(-4.0, 5.5),
+                )
+                .to_variant(),
+                Aabb::new(Vector3::new(1.5, -2.0, 3.25), Vector3::new(0.5, 4.0, -5.5)).to_variant(),
+                Basis::from_rows(
+                    Vector3::new(1.5, -2.0, 3.25),
+                    Vector3::new(0.5, 4.0, -5.5),
+                    Vector3::new(6.0, -7.5, 8.25),
+                )
+                .to_variant(),
+                Transform3D::new(
+                    Basis::from_rows(
+                        Vector3::new(1.5, -2.0, 3.25),
+                        Vector3::new(0.5, 4.0, -5.5),
+                        Vector3::new(6.0, -7.5, 8.25),
+                    ),
+                    Vector3::new(9.5, -10.0, 11.75),
+                )
+                .to_variant(),
+                Projection::from_cols(
+                    Vector4::new(1.5, -2.0, 3.25, 0.5),
+                    Vector4::new(4.0, -5.5, 6.0, -7.5),
+                    Vector4::new(8.25, 9.5, -10.0, 11.75),
+                    Vector4::new(-12.0, 13.5, 14.0, -15.25),
+                )
+                .to_variant(),
+            ]
+            .iter()
+            .all(|v| self.probe_boxed(v, value_offset))
             // The probe's own values made the raw way equal the engine's.
             && value_words(&int.to_variant()) == [int as u64, 0];
         if ok {
             Ok((
                 (),
                 format!(
-                    "type word at 0 and value at {VALUE_OFFSET} of 24 bytes, checked on \
-                     values of 19 types made by the engine"
+                    "type word at 0 and value at {VALUE_OFFSET} of 24 bytes (the address of \
+                     a boxed math value's block there), checked on values of 24 types made by \
+                     the engine"
                 ),
             ))
         } else {
@@ -443,6 +492,39 @@ impl Ffi {
                  value at {value_offset})"
             ))
         }
+    }
+
+    /// Whether `v`, a Variant of a boxed math type the engine made ([`stored_boxed`]), holds
+    /// the address of its value's block at `value_offset` (read from `v`'s own memory):
+    /// the address the engine's getter gives for it, where the value's bytes are.
+    fn probe_boxed(&self, v: &Variant, value_offset: usize) -> bool {
+        // SAFETY: `v` is a live Variant.
+        let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
+        if !stored_boxed(t) || type_word(v) != t.sys() {
+            return false;
+        }
+        // SAFETY: within the Variant's 24 bytes (`value_offset` is 8 or 16).
+        let word = unsafe {
+            std::ptr::from_ref(v)
+                .cast::<u8>()
+                .add(value_offset)
+                .cast::<usize>()
+                .read_unaligned()
+        };
+        // SAFETY: `t` is `v`'s type.
+        let at = unsafe { self.internal_by_getter(v, t) };
+        let expected: Vec<u8> = match t {
+            VariantType::TRANSFORM2D => bytes_of(&v.to::<Transform2D>()).to_vec(),
+            VariantType::AABB => bytes_of(&v.to::<Aabb>()).to_vec(),
+            VariantType::BASIS => bytes_of(&v.to::<Basis>()).to_vec(),
+            VariantType::TRANSFORM3D => bytes_of(&v.to::<Transform3D>()).to_vec(),
+            VariantType::PROJECTION => bytes_of(&v.to::<Projection>()).to_vec(),
+            _ => return false,
+        };
+        // SAFETY: the getter's address of `v`'s value, of `expected.len()` bytes (gdext's
+        // types have the engine's layout); read only once it is the word found.
+        word == at as usize
+            && unsafe { std::slice::from_raw_parts(at.cast::<u8>(), expected.len()) } == expected
     }
 
     /// Whether an Array's elements lie one after the other, `stride` elements apart, as
@@ -634,6 +716,8 @@ impl Ffi {
                 .cast::<u8>()
                 .wrapping_add(VALUE_OFFSET)
                 .cast()
+        } else if self.layout && stored_boxed(t) {
+            value_words(v)[0] as *const c_void
         } else {
             // SAFETY: as the caller promises, `t` is `v`'s type.
             unsafe { self.internal_by_getter(v, t) }
