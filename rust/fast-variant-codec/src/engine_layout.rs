@@ -51,7 +51,7 @@ pub enum Probe {
     ReadOnlyDictionaries,
     /// The copy-on-write buffer of Strings and packed arrays, and its allocator.
     Buffers,
-    /// A NodePath's data block, made from its names.
+    /// A NodePath's data block: its names read in place, and made from them.
     NodePaths,
 }
 
@@ -92,7 +92,9 @@ impl Probe {
                 "each Dictionary asked whether it is read-only; those walked by the engine's iteration"
             }
             Probe::Buffers => "buffers sized by the engine (zero-filled), texts read through the interface",
-            Probe::NodePaths => "NodePaths made by the engine's decoding of their bytes",
+            Probe::NodePaths => {
+                "names asked of the engine one by one; NodePaths decoded by the engine's bytes_to_var"
+            }
         }
     }
 }

@@ -20,7 +20,8 @@
 //! where every offset it reads lies inside the block: it has the engine parse a path, reads
 //! the block of that NodePath (its own) and the buffers of its names, and checks each
 //! word; then it makes the same path here and asks the engine whether the two are equal,
-//! print the same text and hash alike.
+//! print the same text and hash alike. Once it has, the writer reads a NodePath's names
+//! from its block too ([`NodePaths::parts`]).
 
 use std::mem::ManuallyDrop;
 use std::ops::RangeInclusive;
@@ -89,6 +90,14 @@ pub fn node_paths() -> Option<&'static NodePaths> {
 /// What the probe found.
 pub fn verdict() -> &'static Verdict {
     &probed().0
+}
+
+/// The parts of a NodePath, read from its block where they lie, borrowed while the
+/// NodePath Variant they were read from is.
+pub struct NodePathParts<'v> {
+    pub names: &'v [StringName],
+    pub subnames: &'v [StringName],
+    pub absolute: bool,
 }
 
 /// The data block of `path` (null for the empty relative path): its one word.
@@ -198,6 +207,43 @@ impl NodePaths {
                  {PROBE_TEXT}"
             ),
         ))
+    }
+
+    /// The names, subnames and `absolute` of the NodePath `v` holds, read from its block.
+    ///
+    /// # Safety
+    /// `v` must be a NodePath Variant, not changed while the parts are borrowed.
+    pub unsafe fn parts<'v>(&self, v: &'v Variant) -> NodePathParts<'v> {
+        let data = ffi().value_word(v).unwrap_or(0) as *const u8;
+        if data.is_null() {
+            return NodePathParts {
+                names: &[],
+                subnames: &[],
+                absolute: false,
+            };
+        }
+        // The StringNames in the `Vector` at `at` (a StringName is its one word).
+        let names_at = |at: usize| -> &'v [StringName] {
+            // SAFETY: the block `v` holds, laid out as the probe found, outlives the borrow of
+            // `v`; a null buffer is an empty vector, else one of the `CowData` layout whose
+            // size word counts its names.
+            unsafe {
+                let buffer = data
+                    .add(at + VECTOR_POINTER_AT)
+                    .cast::<*const StringName>()
+                    .read();
+                if buffer.is_null() {
+                    return &[];
+                }
+                std::slice::from_raw_parts(buffer, cow::size_word(buffer.cast()) as usize)
+            }
+        };
+        NodePathParts {
+            names: names_at(NAMES_AT),
+            subnames: names_at(SUBNAMES_AT),
+            // SAFETY: a byte of the block, as above.
+            absolute: unsafe { data.add(ABSOLUTE_AT).read() } != 0,
+        }
     }
 
     /// The NodePath of `names` and `subnames`, absolute when `absolute`, as the engine's

@@ -29,6 +29,7 @@ use godot_variant_codec::{
 };
 
 use crate::cow;
+use crate::node_path::{self, NodePathParts};
 use crate::parallel;
 use crate::raw::{ffi, Ffi};
 use crate::stack_room;
@@ -235,7 +236,7 @@ impl<S: Sink> VariantWriter<S> {
                 let text = self.text(&s, "StringName", depth)?;
                 self.enc.string_name(&text)?;
             }
-            VariantType::NODE_PATH => self.node_path(&v.to(), depth)?,
+            VariantType::NODE_PATH => self.node_path(v, depth)?,
             VariantType::RID => self.enc.rid(v.to::<Rid>().to_u64()),
             VariantType::OBJECT => stack_room::step(|| self.object(v, depth))?,
             VariantType::CALLABLE => self.enc.callable(),
@@ -547,21 +548,45 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
-    fn node_path(&mut self, path: &NodePath, depth: usize) -> Result<(), WriteError> {
-        let names: Vec<GString> = (0..path.get_name_count())
-            .map(|i| GString::from(&path.get_name(i)))
+    /// A NodePath (`v`, of that type): its names read from its block where the
+    /// `node_paths` probe found the layout, else asked of the engine one by one.
+    fn node_path(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {
+        let asked;
+        let parts = match node_path::node_paths() {
+            // SAFETY: `v` is a NodePath, borrowed for the call; writing runs no script.
+            Some(paths) => unsafe { paths.parts(v) },
+            None => {
+                let path: NodePath = v.to();
+                asked = (
+                    (0..path.get_name_count())
+                        .map(|i| path.get_name(i))
+                        .collect::<Vec<_>>(),
+                    (0..path.get_subname_count())
+                        .map(|i| path.get_subname(i))
+                        .collect::<Vec<_>>(),
+                );
+                NodePathParts {
+                    names: &asked.0,
+                    subnames: &asked.1,
+                    absolute: path.is_absolute(),
+                }
+            }
+        };
+        let texts: Vec<GString> = parts
+            .names
+            .iter()
+            .chain(parts.subnames)
+            .map(GString::from)
             .collect();
-        let subnames: Vec<GString> = (0..path.get_subname_count())
-            .map(|i| GString::from(&path.get_subname(i)))
-            .collect();
-        let last_subname_empty = subnames.last().is_some_and(GString::is_empty);
+        let last_subname_empty =
+            !parts.subnames.is_empty() && texts.last().is_some_and(GString::is_empty);
         self.enc.begin_node_path(
-            names.len(),
-            subnames.len(),
-            path.is_absolute(),
+            parts.names.len(),
+            parts.subnames.len(),
+            parts.absolute,
             last_subname_empty,
         )?;
-        for name in names.iter().chain(&subnames) {
+        for name in &texts {
             let text = self.text(name, "NodePath", depth)?;
             self.enc.string_body(&text)?;
         }
