@@ -77,8 +77,8 @@ impl StackFloor {
     pub(crate) const UNKNOWN: StackFloor = StackFloor(usize::MAX);
 
     /// Runs one level of a walk: in place while the stack is above `floor`, else as
-    /// [`nested`] does (on a fresh segment when little is left), with `floor` read for
-    /// the segment the level runs on and put back after it.
+    /// [`nested`] does (on a fresh segment when little is left; one read of the limit),
+    /// with `floor` read for the segment the level runs on and put back after it.
     #[inline(always)]
     pub(crate) fn run<S, R>(
         state: &mut S,
@@ -100,21 +100,33 @@ impl StackFloor {
         walk: impl FnOnce(&mut S) -> R,
     ) -> R {
         let outer = *floor(state);
-        let result = nested(|| {
-            // Where the limit is unknown, every level reads it again, and `nested` gives
-            // each a segment of its own.
-            *floor(state) = match stacker::remaining_stack() {
-                Some(left) => StackFloor(
-                    stack_address()
-                        .saturating_sub(left)
-                        .saturating_add(NESTED_RED_ZONE),
-                ),
-                None => StackFloor::UNKNOWN,
-            };
-            walk(state)
-        });
+        let result = match stacker::remaining_stack() {
+            Some(left) if left >= NESTED_RED_ZONE => {
+                *floor(state) = Self::from_remaining(Some(left));
+                walk(state)
+            }
+            // Where the limit is unknown, every level reads it again and gets a segment of
+            // its own, as `nested` gives.
+            _ => stacker::grow(NESTED_SEGMENT, || {
+                *floor(state) = Self::from_remaining(stacker::remaining_stack());
+                walk(state)
+            }),
+        };
         *floor(state) = outer;
         result
+    }
+
+    /// The floor of the stack segment this runs on, `left` bytes above its limit.
+    #[inline(always)]
+    fn from_remaining(left: Option<usize>) -> StackFloor {
+        match left {
+            Some(left) => StackFloor(
+                stack_address()
+                    .saturating_sub(left)
+                    .saturating_add(NESTED_RED_ZONE),
+            ),
+            None => StackFloor::UNKNOWN,
+        }
     }
 }
 
