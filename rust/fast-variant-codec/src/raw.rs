@@ -278,6 +278,27 @@ fn stored_boxed(t: VariantType) -> bool {
     )
 }
 
+/// The bytes of the math value in `v` (of type `t`) as gdext's type for it holds them;
+/// `None` for a type that is not one of the math types the probe checks.
+fn math_bytes(v: &Variant, t: VariantType) -> Option<Vec<u8>> {
+    Some(match t {
+        VariantType::VECTOR2I => bytes_of(&v.to::<Vector2i>()).to_vec(),
+        VariantType::RECT2 => bytes_of(&v.to::<Rect2>()).to_vec(),
+        VariantType::RECT2I => bytes_of(&v.to::<Rect2i>()).to_vec(),
+        VariantType::VECTOR3I => bytes_of(&v.to::<Vector3i>()).to_vec(),
+        VariantType::VECTOR4 => bytes_of(&v.to::<Vector4>()).to_vec(),
+        VariantType::VECTOR4I => bytes_of(&v.to::<Vector4i>()).to_vec(),
+        VariantType::PLANE => bytes_of(&v.to::<Plane>()).to_vec(),
+        VariantType::QUATERNION => bytes_of(&v.to::<Quaternion>()).to_vec(),
+        VariantType::TRANSFORM2D => bytes_of(&v.to::<Transform2D>()).to_vec(),
+        VariantType::AABB => bytes_of(&v.to::<Aabb>()).to_vec(),
+        VariantType::BASIS => bytes_of(&v.to::<Basis>()).to_vec(),
+        VariantType::TRANSFORM3D => bytes_of(&v.to::<Transform3D>()).to_vec(),
+        VariantType::PROJECTION => bytes_of(&v.to::<Projection>()).to_vec(),
+        _ => return None,
+    })
+}
+
 /// The bytes of a plain value (gdext's math types are `repr(C)` structs of 32-bit fields).
 fn bytes_of<T: Copy>(value: &T) -> &[u8] {
     // SAFETY: reading a plain value's own bytes; these types have no padding.
@@ -429,18 +450,7 @@ impl Ffi {
             .all(|v| {
                 // SAFETY: `v` is a live Variant.
                 let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
-                let expected: Vec<u8> = match t {
-                    VariantType::VECTOR2I => bytes_of(&v.to::<Vector2i>()).to_vec(),
-                    VariantType::RECT2 => bytes_of(&v.to::<Rect2>()).to_vec(),
-                    VariantType::RECT2I => bytes_of(&v.to::<Rect2i>()).to_vec(),
-                    VariantType::VECTOR3I => bytes_of(&v.to::<Vector3i>()).to_vec(),
-                    VariantType::VECTOR4 => bytes_of(&v.to::<Vector4>()).to_vec(),
-                    VariantType::VECTOR4I => bytes_of(&v.to::<Vector4i>()).to_vec(),
-                    VariantType::PLANE => bytes_of(&v.to::<Plane>()).to_vec(),
-                    VariantType::QUATERNION => bytes_of(&v.to::<Quaternion>()).to_vec(),
-                    _ => return false,
-                };
-                check(v, &expected)
+                stored_inline(t) && math_bytes(v, t).is_some_and(|expected| check(v, &expected))
             })
             && [
                 Transform2D::from_cols(
@@ -513,13 +523,8 @@ impl Ffi {
         };
         // SAFETY: `t` is `v`'s type.
         let at = unsafe { self.internal_by_getter(v, t) };
-        let expected: Vec<u8> = match t {
-            VariantType::TRANSFORM2D => bytes_of(&v.to::<Transform2D>()).to_vec(),
-            VariantType::AABB => bytes_of(&v.to::<Aabb>()).to_vec(),
-            VariantType::BASIS => bytes_of(&v.to::<Basis>()).to_vec(),
-            VariantType::TRANSFORM3D => bytes_of(&v.to::<Transform3D>()).to_vec(),
-            VariantType::PROJECTION => bytes_of(&v.to::<Projection>()).to_vec(),
-            _ => return false,
+        let Some(expected) = math_bytes(v, t) else {
+            return false;
         };
         // SAFETY: the getter's address of `v`'s value, of `expected.len()` bytes (gdext's
         // types have the engine's layout); read only once it is the word found.
