@@ -318,7 +318,7 @@ impl NodePathCache {
     /// The NodePath whose bytes after its header are `encoded`, made by `make` (else by the
     /// engine's `bytes_to_var`) the first time, every time once paths are not kept.
     fn get(&mut self, encoded: &[u8], make: impl FnOnce() -> Option<Variant>) -> Variant {
-        let make = || {
+        let path_of = || {
             make().unwrap_or_else(|| {
                 engine_node_path(
                     self.scratch.get_or_insert_with(PackedByteArray::new),
@@ -329,7 +329,7 @@ impl NodePathCache {
         let kept =
             self.lookups < NODE_PATH_TRIAL || self.hits * NODE_PATH_HIT_SHARE >= self.lookups;
         if encoded.len() > SHORT_NODE_PATH || !kept {
-            return make();
+            return path_of();
         }
         self.lookups += 1;
         let mut made = false;
@@ -338,7 +338,7 @@ impl NodePathCache {
             |(bytes, _)| **bytes == *encoded,
             || {
                 made = true;
-                (encoded.into(), make())
+                (encoded.into(), path_of())
             },
         );
         if !made {
