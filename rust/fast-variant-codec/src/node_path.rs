@@ -106,6 +106,27 @@ fn data_of(path: &NodePath) -> *const u8 {
     unsafe { path.sys().cast::<*const u8>().read() }
 }
 
+/// The buffer of the `Vector<StringName>` at offset `at` of the NodePath block `data` and
+/// how many names it holds (a StringName is its one word); null and 0 when it has none.
+///
+/// # Safety
+/// `data` must be a live NodePath block of the layout above, whose vectors' buffers are
+/// of the `CowData` layout of the `buffers` probe.
+unsafe fn names_in(data: *const u8, at: usize) -> (*const StringName, usize) {
+    // SAFETY: the vector's pointer word lies inside the block, and a buffer's size word in
+    // its header (the caller's promise).
+    unsafe {
+        let buffer = data
+            .add(at + VECTOR_POINTER_AT)
+            .cast::<*const StringName>()
+            .read();
+        if buffer.is_null() {
+            return (buffer, 0);
+        }
+        (buffer, cow::size_word(buffer.cast()) as usize)
+    }
+}
+
 /// The one word of `name`: the address of its entry in the engine's table of names.
 fn word_of(name: &StringName) -> u64 {
     // SAFETY: a StringName is one pointer (gdext's opaque size), read from its own memory.
@@ -136,16 +157,15 @@ impl NodePaths {
         let word = |at: usize| unsafe { data.add(at).cast::<u64>().read() };
         // SAFETY: as above.
         let byte = |at: usize| unsafe { data.add(at).read() };
-        // The words of the names in the `Vector` at `at`, when it holds `expected.len()`.
+        // The names in the `Vector` at `at`, checked to be `expected`.
         let names_at = |at: usize, expected: &[&str]| -> Result<(), String> {
-            let buffer = word(at + VECTOR_POINTER_AT) as *const u64;
+            // SAFETY: the block of the probe's NodePath, on a version whose sources lay it
+            // out so; its names' buffer is of the `CowData` layout the buffers probe checked.
+            let (buffer, len) = unsafe { names_in(data, at) };
             if buffer.is_null() {
                 return Err(format!("no buffer of names at offset {at}"));
             }
-            // SAFETY: the names' buffer of the probe's NodePath, of the `CowData` layout
-            // the buffers probe checked.
-            let len = unsafe { cow::size_word(buffer.cast()) };
-            if len != expected.len() as u64 {
+            if len != expected.len() {
                 return Err(format!(
                     "{len} names at offset {at}, not {}",
                     expected.len()
@@ -153,7 +173,7 @@ impl NodePaths {
             }
             for (i, name) in expected.iter().enumerate() {
                 // SAFETY: below the buffer's size, just read.
-                let found = unsafe { buffer.add(i).read() };
+                let found = word_of(unsafe { &*buffer.add(i) });
                 if found != word_of(&string_name(name)) {
                     return Err(format!("name {i} at offset {at} is not {name:?}"));
                 }
@@ -222,20 +242,15 @@ impl NodePaths {
                 absolute: false,
             };
         }
-        // The StringNames in the `Vector` at `at` (a StringName is its one word).
+        // The StringNames in the `Vector` at `at`.
         let names_at = |at: usize| -> &'v [StringName] {
             // SAFETY: the block `v` holds, laid out as the probe found, outlives the borrow of
-            // `v`; a null buffer is an empty vector, else one of the `CowData` layout whose
-            // size word counts its names.
+            // `v`; its names lie one after the other in their buffer.
             unsafe {
-                let buffer = data
-                    .add(at + VECTOR_POINTER_AT)
-                    .cast::<*const StringName>()
-                    .read();
-                if buffer.is_null() {
-                    return &[];
+                match names_in(data, at) {
+                    (buffer, _) if buffer.is_null() => &[],
+                    (buffer, len) => std::slice::from_raw_parts(buffer, len),
                 }
-                std::slice::from_raw_parts(buffer, cow::size_word(buffer.cast()) as usize)
             }
         };
         NodePathParts {

@@ -421,6 +421,11 @@ impl Ffi {
         let dictionary_bytes: [u8; 8] =
             // SAFETY: as above.
             unsafe { dictionary.sys().cast::<[u8; 8]>().read_unaligned() };
+        let basis = Basis::from_rows(
+            Vector3::new(1.5, -2.0, 3.25),
+            Vector3::new(0.5, 4.0, -5.5),
+            Vector3::new(6.0, -7.5, 8.25),
+        );
         let mut floats = [0u8; 16];
         for (i, x) in [1.5f32, -2.0, 3.25, 0.5].iter().enumerate() {
             floats[i * 4..i * 4 + 4].copy_from_slice(&x.to_le_bytes());
@@ -460,21 +465,8 @@ impl Ffi {
                 )
                 .to_variant(),
                 Aabb::new(Vector3::new(1.5, -2.0, 3.25), Vector3::new(0.5, 4.0, -5.5)).to_variant(),
-                Basis::from_rows(
-                    Vector3::new(1.5, -2.0, 3.25),
-                    Vector3::new(0.5, 4.0, -5.5),
-                    Vector3::new(6.0, -7.5, 8.25),
-                )
-                .to_variant(),
-                Transform3D::new(
-                    Basis::from_rows(
-                        Vector3::new(1.5, -2.0, 3.25),
-                        Vector3::new(0.5, 4.0, -5.5),
-                        Vector3::new(6.0, -7.5, 8.25),
-                    ),
-                    Vector3::new(9.5, -10.0, 11.75),
-                )
-                .to_variant(),
+                basis.to_variant(),
+                Transform3D::new(basis, Vector3::new(9.5, -10.0, 11.75)).to_variant(),
                 Projection::from_cols(
                     Vector4::new(1.5, -2.0, 3.25, 0.5),
                     Vector4::new(4.0, -5.5, 6.0, -7.5),
