@@ -192,9 +192,30 @@ func test_static_methods_match_the_engine() -> void:
 		var expected := var_to_bytes(value)
 		assert_eq(FastVariantCodec.var_to_bytes(value), expected, "static var_to_bytes(%s)" % _show(value))
 		assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after var_to_bytes(%s)" % _show(value))
+		# A typed argument: the engine's ptrcall; an untyped one: its varcall.
 		assert_same(FastVariantCodec.bytes_to_var(expected), bytes_to_var(expected), "static bytes_to_var(var_to_bytes(%s))" % _show(value))
 		assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after decoding %s" % _show(value))
+		var untyped: Variant = expected
+		assert_same(FastVariantCodec.bytes_to_var(untyped), bytes_to_var(expected), "static bytes_to_var, untyped, of %s" % _show(value))
 	free_nodes()
+
+
+func test_static_methods_refuse_wrong_arguments() -> void:
+	# Through callv, which returns null for a call the method refuses (a direct call would
+	# stop the script): a wrong count or type never runs the method, and leaves this
+	# thread's last error as it was.
+	var decode := Callable(FastVariantCodec, "bytes_to_var")
+	var encode := Callable(FastVariantCodec, "var_to_bytes")
+	var bytes := var_to_bytes(5)
+	FastVariantCodec.bytes_to_var(PackedByteArray([99, 0, 0, 0]))
+	for args in [[], [bytes, bytes], [5], ["bytes"], [null], [[1, 2]]]:
+		assert_eq(decode.callv(args), null, "bytes_to_var with arguments %s" % [args])
+	for args in [[], [1, 2]]:
+		assert_eq(encode.callv(args), null, "var_to_bytes with arguments %s" % [args])
+	assert_eq(FastVariantCodec.get_last_error(), ERR_INVALID_DATA, "the last error is unchanged")
+	assert_eq(decode.callv([bytes]), 5, "bytes_to_var through callv")
+	assert_eq(encode.callv([5]), bytes, "var_to_bytes through callv")
+	assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after a good call")
 
 
 func test_static_methods_report_errors_per_thread() -> void:

@@ -11,7 +11,7 @@
 //! threads on one instance, "last" is whichever call finished last, so a thread that reads
 //! `get_error()` should have its own instance.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -33,6 +33,7 @@ use godot_variant_codec::{
 use crate::batch;
 use crate::failure::Failure;
 use crate::read::{self, decode_variant};
+use crate::static_calls;
 use crate::write::{self, encode_packed, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
@@ -252,48 +253,12 @@ impl FastVariantCodec {
         })
     }
 
-    /// The value held at the start of [param bytes], as [method @GlobalScope.bytes_to_var]
-    /// reads it (objects not decoded, the Godot 4 format, nesting up to 1024 levels); bytes
-    /// after it are ignored. [code]null[/code] on error: see [method get_last_error].
-    /// [br][br]A static method: no instance, none of its properties, and a cheaper call
-    /// than [method decode], for decoding one small value (a network packet) per call.
-    #[func]
-    fn bytes_to_var(bytes: PackedByteArray) -> Variant {
-        let result = guarded(|| {
-            Ok(decode_variant(
-                read::input(&bytes),
-                0,
-                &DecodeOptions::new(),
-            )?)
-        });
-        finish_static(result).map_or_else(Variant::nil, |(value, _)| value)
-    }
-
-    /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] writes them
-    /// (objects as their instance ids, the Godot 4 format). Empty on error: see
-    /// [method get_last_error].
-    /// [br][br]A static method: no instance, none of its properties, and a cheaper call
-    /// than [method encode], for encoding one small value per call.
-    #[func]
-    fn var_to_bytes(value: Variant) -> PackedByteArray {
-        let result = guarded(|| {
-            Ok(encode_packed(
-                &value,
-                default_encode_options(),
-                WriteMode {
-                    full_objects: false,
-                },
-            )?)
-        });
-        finish_static(result).unwrap_or_default()
-    }
-
     /// [constant OK] if the last call of the static [method bytes_to_var] or
     /// [method var_to_bytes] on this thread succeeded, else the [enum Error] the engine
     /// gives for the same input. Each thread has its own.
     #[func]
     fn get_last_error() -> Error {
-        LAST_STATIC_FAILURE.with_borrow(|failure| failure.as_ref().map_or(Error::OK, |f| f.error))
+        static_calls::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
     }
 
     /// What went wrong in the last call of the static [method bytes_to_var] or
@@ -301,10 +266,8 @@ impl FastVariantCodec {
     /// success.
     #[func]
     fn get_last_error_message() -> String {
-        LAST_STATIC_FAILURE.with_borrow(|failure| {
-            failure
-                .as_ref()
-                .map_or_else(String::new, |f| f.message.clone())
+        static_calls::last_failure(|failure| {
+            failure.map_or_else(String::new, |f| f.message.clone())
         })
     }
 
@@ -455,8 +418,6 @@ impl FastVariantCodec {
 }
 
 thread_local! {
-    /// The failure of this thread's last static call (`bytes_to_var`, `var_to_bytes`).
-    static LAST_STATIC_FAILURE: RefCell<Option<Failure>> = const { RefCell::new(None) };
     /// The instance this thread called last: its instance id and its address (see
     /// [`FastVariantCodec::unbound`]).
     static LAST_INSTANCE: Cell<(i64, *const FastVariantCodec)> =
@@ -579,23 +540,9 @@ impl FastVariantCodec {
     }
 }
 
-/// Records the outcome of a static call for this thread.
-fn finish_static<T>(result: Result<T, Failure>) -> Option<T> {
-    match result {
-        Ok(value) => {
-            LAST_STATIC_FAILURE.with_borrow_mut(|last| *last = None);
-            Some(value)
-        }
-        Err(failure) => {
-            LAST_STATIC_FAILURE.set(Some(failure));
-            None
-        }
-    }
-}
-
 /// The options of the engine's `var_to_bytes` in this build (single-precision `real_t`):
 /// the static `var_to_bytes`'s, and what an instance's settings start from.
-fn default_encode_options() -> EncodeOptions {
+pub(crate) const fn default_encode_options() -> EncodeOptions {
     EncodeOptions::new().with_precision(Precision::Single)
 }
 
@@ -615,7 +562,7 @@ pub(crate) fn generation_of(format: i64) -> Result<Generation, Failure> {
 
 /// Runs a call's work, turning a panic (a bug) into a failure, so that the method still
 /// returns its empty result and reports the error instead of unwinding into Godot.
-fn guarded<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
+pub(crate) fn guarded<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let reason = panic
             .downcast_ref::<&str>()

@@ -558,17 +558,27 @@ unsafe fn write_chars(data: *mut u32, text: &str) -> usize {
 /// The elements of a packed array, read through the layout when it is known (no call into
 /// the engine; gdext's `as_slice` makes three).
 pub fn elements_of<T: PackedElement>(array: &PackedArray<T>) -> &[T] {
-    if buffers().is_none() {
-        return array.as_slice();
-    }
-    let data = packed_data(array);
+    // SAFETY: `array`'s own memory, borrowed for the slice's life.
+    unsafe { elements_at(array.sys().cast()) }.unwrap_or_else(|| array.as_slice())
+}
+
+/// The elements of the packed array at `array` (a type pointer, as a ptrcall passes an
+/// argument), read through the layout; `None` when it is not known.
+///
+/// # Safety
+/// `array` points to a live packed array of `T`, left as it is while the slice lives.
+pub unsafe fn elements_at<'a, T: PackedElement>(array: *const c_void) -> Option<&'a [T]> {
+    buffers()?;
+    // SAFETY: a packed array is at least two words (checked by gdext's opaque size), read
+    // from the caller's live array.
+    let data = unsafe { array.cast::<*const u8>().add(PACKED_POINTER_WORD).read() };
     if data.is_null() {
-        return &[];
+        return Some(&[]);
     }
     // SAFETY: the layout is known: a live buffer's size word counts its elements, which
-    // stay as they are while `array` is borrowed; the engine aligns its buffers' data to
-    // 16 bytes, enough for any element.
-    unsafe { std::slice::from_raw_parts(data.cast::<T>(), size_word(data) as usize) }
+    // stay as they are while the caller leaves the array as it is; the engine aligns its
+    // buffers' data to 16 bytes, enough for any element.
+    Some(unsafe { std::slice::from_raw_parts(data.cast::<T>(), size_word(data) as usize) })
 }
 
 /// Sizes the new, empty packed array `array` to `len` elements for the caller to write,

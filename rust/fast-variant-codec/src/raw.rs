@@ -1037,6 +1037,20 @@ impl Ffi {
         }
     }
 
+    /// Drops the Variant at `slot` (leaving its memory to be written again), without a call
+    /// into the engine when it owns nothing.
+    ///
+    /// # Safety
+    /// `slot` points to a live Variant, not used again until it is written.
+    #[inline]
+    pub unsafe fn drop_in_place(&self, slot: *mut Variant) {
+        // SAFETY: the caller's live Variant.
+        if !(self.layout && owns_nothing(self.type_of(unsafe { &*slot }))) {
+            // SAFETY: as the caller promises.
+            unsafe { std::ptr::drop_in_place(slot) };
+        }
+    }
+
     /// Calls `f` with each entry of the Dictionary in `v` (a Variant of that type), in the
     /// dictionary's order, in place: when the entries' layout is known, the first entry is
     /// found by the engine's iteration and lookup and the others by the list they are in;
@@ -1195,19 +1209,39 @@ impl Ffi {
     /// A Variant of type `t` holding that type's default value (an empty packed array…),
     /// made by the engine's constructor in one call.
     pub fn default_variant(&self, t: VariantType) -> Variant {
-        let construct = self.construct;
+        // SAFETY: a new Variant's memory, initialized by the constructor.
+        unsafe { Variant::new_with_var_uninit(|dest| self.construct_default(dest, t)) }
+    }
+
+    /// Replaces the Variant at `slot` (dropped) by the default value of type `t`, made
+    /// there: not moved after the engine's constructor wrote it, whose narrow writes a
+    /// move's 16-byte reads would wait for.
+    ///
+    /// # Safety
+    /// `slot` points to a live Variant that nothing else reads or writes meanwhile.
+    pub unsafe fn make_default_at(&self, slot: *mut Variant, t: VariantType) {
+        // SAFETY: the caller's Variant, dropped, then made again in its memory.
+        unsafe {
+            self.drop_in_place(slot);
+            self.construct_default(slot.cast(), t);
+        }
+    }
+
+    /// # Safety
+    /// `dest` is the memory of a Variant, not initialized (or dropped).
+    unsafe fn construct_default(
+        &self,
+        dest: sys::GDExtensionUninitializedVariantPtr,
+        t: VariantType,
+    ) {
+        let mut error = sys::GDExtensionCallError {
+            error: sys::GDEXTENSION_CALL_OK,
+            argument: 0,
+            expected: 0,
+        };
         // SAFETY: the engine's constructor of a builtin type, given no arguments,
         // initializes the Variant it is handed with the type's default value.
-        unsafe {
-            Variant::new_with_var_uninit(|dest| {
-                let mut error = sys::GDExtensionCallError {
-                    error: sys::GDEXTENSION_CALL_OK,
-                    argument: 0,
-                    expected: 0,
-                };
-                construct(t.sys(), dest, std::ptr::null(), 0, &mut error);
-            })
-        }
+        unsafe { (self.construct)(t.sys(), dest, std::ptr::null(), 0, &mut error) };
     }
 
     /// A nil Variant, made in place (gdext's `Variant::nil` is a call into the engine,

@@ -164,6 +164,26 @@ impl Item {
     }
 }
 
+impl Item {
+    /// Moves the item's Variant into `*dst`, a word at a time, dropping the one there.
+    ///
+    /// # Safety
+    /// `dst` points to a live Variant that nothing else reads or writes meanwhile.
+    #[inline(always)]
+    unsafe fn replace(self, dst: *mut Variant) {
+        let item = std::mem::ManuallyDrop::new(self);
+        // SAFETY: the caller's promise; the words of the item's Variant, whose ownership
+        // passes to `*dst` (the item is not dropped).
+        unsafe {
+            ffi().drop_in_place(dst);
+            let words = dst.cast::<u64>();
+            words.write(item.0);
+            words.add(1).write(item.1);
+            words.add(2).write(item.2);
+        }
+    }
+}
+
 impl Drop for Item {
     fn drop(&mut self) {
         // SAFETY: as in `into_variant`; the item is not used again.
@@ -817,6 +837,24 @@ fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_
 /// The bytes of an input PackedByteArray, read in place.
 pub fn input(bytes: &PackedByteArray) -> &[u8] {
     cow::elements_of(bytes)
+}
+
+/// Decodes the value at the start of `bytes` into `*dst` (whose Variant it drops), written
+/// there a word at a time: a returned Variant is moved 16 bytes at a time, each move a
+/// wait (see [`Item`]), which one small value per call notices. `*dst` is left as it was
+/// on error.
+///
+/// # Safety
+/// `dst` points to a live Variant that nothing else reads or writes during the call.
+pub unsafe fn decode_into(
+    bytes: &[u8],
+    opts: &DecodeOptions,
+    dst: *mut Variant,
+) -> Result<(), ReadError> {
+    let (item, _) = decode_with(bytes, 0, opts, &mut VariantBuilder::new())?;
+    // SAFETY: the caller's promise.
+    unsafe { item.replace(dst) };
+    Ok(())
 }
 
 /// Decodes one value from the start of `bytes` (a window of a larger input starting at

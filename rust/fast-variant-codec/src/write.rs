@@ -8,6 +8,8 @@
 //! packed arrays copied in bulk from their memory. It runs on the calling thread, which
 //! the engine values belong to.
 
+use std::ffi::c_void;
+
 use godot::builtin::inner::{InnerArray, InnerDictionary};
 use godot::builtin::{
     AnyArray, GString, NodePath, PackedByteArray, PackedColorArray, PackedFloat32Array,
@@ -903,17 +905,32 @@ pub fn encode_packed(
     mode: WriteMode,
 ) -> Result<PackedByteArray, WriteError> {
     let mut out = PackedByteArray::new();
-    let bytes = out.sys_mut().cast();
+    // SAFETY: the new, empty array, held here until it is returned.
+    unsafe { encode_into(v, &opts, mode, out.sys_mut().cast()) }?;
+    Ok(out)
+}
+
+/// The bytes of `v`, into the PackedByteArray at `bytes` (an engine `PackedByteArray*`):
+/// sized once, every byte written. On error it is as it was.
+///
+/// # Safety
+/// `bytes` points to an empty PackedByteArray held only by the caller, which nothing else
+/// reads or changes during the call.
+pub unsafe fn encode_into(
+    v: &Variant,
+    opts: &EncodeOptions,
+    mode: WriteMode,
+    bytes: *mut c_void,
+) -> Result<(), WriteError> {
     encode_with(
         v,
-        opts,
+        *opts,
         mode,
-        // SAFETY: (the memory) the new, empty array's, held here until it is returned:
-        // `encode_with` sizes it once and writes every byte.
+        // SAFETY: (the memory) the caller's empty array: `encode_with` sizes it once and
+        // writes every byte.
         |size| unsafe { ffi().sized_bytes(bytes, size) },
         OutSink::new,
-    )?;
-    Ok(out)
+    )
 }
 
 /// How many bytes `v` takes, from a walk that only counts.
