@@ -162,9 +162,7 @@ impl Item {
         // SAFETY: the words of the Variant the item owned, whose ownership passes back.
         unsafe { std::mem::transmute::<[u64; 3], Variant>(words) }
     }
-}
 
-impl Item {
     /// Moves the item's Variant into `*dst`, a word at a time, dropping the one there.
     ///
     /// # Safety
