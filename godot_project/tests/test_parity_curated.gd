@@ -138,11 +138,17 @@ func test_encode_matches_var_to_bytes() -> void:
 
 func test_decode_matches_bytes_to_var() -> void:
 	var codec := FastVariantCodec.new()
+	var untyped: Variant = codec
 	for value in curated_values():
 		var bytes := var_to_bytes(value)
 		assert_same(codec.decode(bytes), bytes_to_var(bytes), "decode(var_to_bytes(%s))" % _show(value))
 		assert_eq(codec.get_error(), OK, "get_error() after decoding %s" % _show(value))
 		assert_eq(codec.get_decoded_size(), bytes.size(), "get_decoded_size() for %s" % _show(value))
+		# Every argument given and typed: the engine's ptrcall; through an untyped
+		# variable: its varcall by name.
+		assert_same(codec.decode(bytes, 0), bytes_to_var(bytes), "decode(bytes, 0) of %s" % _show(value))
+		assert_same(untyped.decode(bytes), bytes_to_var(bytes), "untyped decode of %s" % _show(value))
+		assert_eq(untyped.encode(value), bytes, "untyped encode of %s" % _show(value))
 	free_nodes()
 
 
@@ -200,22 +206,32 @@ func test_static_methods_match_the_engine() -> void:
 	free_nodes()
 
 
-func test_static_methods_refuse_wrong_arguments() -> void:
+func test_per_value_methods_refuse_wrong_arguments() -> void:
 	# Through callv, which returns null for a call the method refuses (a direct call would
-	# stop the script): a wrong count or type never runs the method, and leaves this
-	# thread's last error as it was.
-	var decode := Callable(FastVariantCodec, "bytes_to_var")
-	var encode := Callable(FastVariantCodec, "var_to_bytes")
+	# stop the script): a wrong count or type never runs the method, and leaves the last
+	# error as it was.
 	var bytes := var_to_bytes(5)
+	var codec := FastVariantCodec.new()
+	var cases := {
+		Callable(FastVariantCodec, "bytes_to_var"): [[], [bytes, bytes], [5], ["bytes"], [null], [[1, 2]]],
+		Callable(FastVariantCodec, "var_to_bytes"): [[], [1, 2]],
+		Callable(codec, "decode"): [[], [bytes, 0, 1], [5], [bytes, "0"], [bytes, 1.0], [null, 0]],
+		Callable(codec, "encode"): [[], [1, 2]],
+	}
 	FastVariantCodec.bytes_to_var(PackedByteArray([99, 0, 0, 0]))
-	for args in [[], [bytes, bytes], [5], ["bytes"], [null], [[1, 2]]]:
-		assert_eq(decode.callv(args), null, "bytes_to_var with arguments %s" % [args])
-	for args in [[], [1, 2]]:
-		assert_eq(encode.callv(args), null, "var_to_bytes with arguments %s" % [args])
-	assert_eq(FastVariantCodec.get_last_error(), ERR_INVALID_DATA, "the last error is unchanged")
-	assert_eq(decode.callv([bytes]), 5, "bytes_to_var through callv")
-	assert_eq(encode.callv([5]), bytes, "var_to_bytes through callv")
+	codec.decode(PackedByteArray([99, 0, 0, 0]))
+	for method: Callable in cases:
+		for args in cases[method]:
+			assert_eq(method.callv(args), null, "%s with arguments %s" % [method.get_method(), args])
+	assert_eq(FastVariantCodec.get_last_error(), ERR_INVALID_DATA, "the static last error is unchanged")
+	assert_eq(codec.get_error(), ERR_INVALID_DATA, "the instance's last error is unchanged")
+	for method: Callable in cases:
+		var good: Variant = 5 if method.get_method().ends_with("bytes") or method.get_method() == "encode" else bytes
+		var expected: Variant = bytes if good is int else 5
+		assert_eq(method.callv([good]), expected, "%s through callv" % method.get_method())
+	assert_eq(Callable(codec, "decode").callv([var_to_bytes(7) + bytes, 8]), 5, "decode with an offset through callv")
 	assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after a good call")
+	assert_eq(codec.get_error(), OK, "get_error() after a good call")
 
 
 func test_static_methods_report_errors_per_thread() -> void:

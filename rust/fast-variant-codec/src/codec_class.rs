@@ -12,6 +12,7 @@
 //! `get_error()` should have its own instance.
 
 use std::cell::Cell;
+use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -31,10 +32,10 @@ use godot_variant_codec::{
 };
 
 use crate::batch;
+use crate::direct_calls;
 use crate::failure::Failure;
-use crate::read::{self, decode_variant};
-use crate::static_calls;
-use crate::write::{self, encode_packed, WriteMode};
+use crate::read;
+use crate::write::{self, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -196,69 +197,12 @@ impl FastVariantCodec {
         self.max_depth.0.store(depth, Ordering::Relaxed);
     }
 
-    /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with
-    /// [member full_objects], [method @GlobalScope.var_to_bytes_with_objects]) writes them.
-    /// Empty on error: see [method get_error].
-    #[func(gd_self)]
-    fn encode(this: Gd<Self>, value: Variant) -> PackedByteArray {
-        Self::unbound(&this, |codec| {
-            let result = guarded(|| {
-                Ok(encode_packed(
-                    &value,
-                    codec.encode_options(),
-                    codec.write_mode(),
-                )?)
-            });
-            codec.finish(result).unwrap_or_default()
-        })
-    }
-
-    /// The value held by [param bytes] from byte [param offset] on, as
-    /// [method @GlobalScope.bytes_to_var] (or, with [member allow_objects],
-    /// [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are
-    /// ignored. [code]null[/code] on error: see [method get_error]. On success,
-    /// [method get_decoded_size] tells how many bytes the value took.
-    #[func(gd_self)]
-    fn decode(this: Gd<Self>, bytes: PackedByteArray, #[opt(default = 0)] offset: i64) -> Variant {
-        Self::unbound(&this, |codec| {
-            let result = guarded(|| {
-                let data = read::input(&bytes);
-                let start = usize::try_from(offset)
-                    .ok()
-                    .filter(|&start| start <= data.len())
-                    .ok_or_else(|| {
-                        Failure::new(
-                            Error::ERR_INVALID_PARAMETER,
-                            format!("offset {offset} is outside the {} bytes", data.len()),
-                        )
-                    })?;
-                Ok(decode_variant(
-                    &data[start..],
-                    start,
-                    &codec.decode_options(),
-                )?)
-            });
-            let mut last = codec.last_call();
-            match result {
-                Ok((value, used)) => {
-                    last.failure = None;
-                    last.decoded_size = used;
-                    value
-                }
-                Err(failure) => {
-                    last.failure = Some(failure);
-                    Variant::nil()
-                }
-            }
-        })
-    }
-
     /// [constant OK] if the last call of the static [method bytes_to_var] or
     /// [method var_to_bytes] on this thread succeeded, else the [enum Error] the engine
     /// gives for the same input. Each thread has its own.
     #[func]
     fn get_last_error() -> Error {
-        static_calls::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
+        direct_calls::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
     }
 
     /// What went wrong in the last call of the static [method bytes_to_var] or
@@ -266,7 +210,7 @@ impl FastVariantCodec {
     /// success.
     #[func]
     fn get_last_error_message() -> String {
-        static_calls::last_failure(|failure| {
+        direct_calls::last_failure(|failure| {
             failure.map_or_else(String::new, |f| f.message.clone())
         })
     }
@@ -434,35 +378,56 @@ impl FastVariantCodec {
     /// atomics and a `Mutex`. So the instance is bound once per thread and instance, and
     /// its address (which gdext pins for the instance's life) kept for the next calls.
     fn unbound<R>(this: &Gd<Self>, work: impl FnOnce(&Self) -> R) -> R {
-        let id = this.instance_id_unchecked().to_i64();
+        Self::unbound_by_id(this.instance_id_unchecked().to_i64(), || this.bind(), work)
+    }
+
+    /// [`unbound`](Self::unbound) for the instance whose id is `id`, which the caller keeps
+    /// alive for the call; `bind` binds it (the first call on a thread).
+    pub(crate) fn unbound_by_id<G: Deref<Target = Self>, R>(
+        id: i64,
+        bind: impl FnOnce() -> G,
+        work: impl FnOnce(&Self) -> R,
+    ) -> R {
         let (last_id, last) = LAST_INSTANCE.get();
         if last_id == id && !last.is_null() {
             // SAFETY: `last` is the pinned address of the instance with this id, taken from
-            // a bind on this thread; `this` keeps it alive for the call. Instance ids are
-            // not reused (the engine's 39-bit validator would have to wrap), so a freed
+            // a bind on this thread; the caller keeps it alive for the call. Instance ids
+            // are not reused (the engine's 39-bit validator would have to wrap), so a freed
             // instance's address is never taken for a live one. Shared access is what the
             // bind would give: no `&mut` borrow of this class exists (see above).
             return work(unsafe { &*last });
         }
-        let codec = this.bind();
-        LAST_INSTANCE.set((id, std::ptr::from_ref::<Self>(&codec)));
+        let codec = bind();
+        LAST_INSTANCE.set((id, std::ptr::from_ref::<Self>(&*codec)));
         work(&codec)
     }
 
-    fn write_mode(&self) -> WriteMode {
+    /// Records the outcome of a `decode`: its failure, else the bytes it used.
+    pub(crate) fn finish_decode(&self, outcome: Result<usize, Failure>) {
+        let mut last = self.last_call();
+        match outcome {
+            Ok(used) => {
+                last.failure = None;
+                last.decoded_size = used;
+            }
+            Err(failure) => last.failure = Some(failure),
+        }
+    }
+
+    pub(crate) fn write_mode(&self) -> WriteMode {
         WriteMode {
             full_objects: self.full_objects.0.load(Ordering::Relaxed),
         }
     }
 
-    fn encode_options(&self) -> EncodeOptions {
+    pub(crate) fn encode_options(&self) -> EncodeOptions {
         // This build's `real_t` (gdext without `double-precision`), as in official builds.
         default_encode_options()
             .with_max_depth(self.depth_limit())
             .with_generation(self.generation())
     }
 
-    fn decode_options(&self) -> DecodeOptions {
+    pub(crate) fn decode_options(&self) -> DecodeOptions {
         DecodeOptions::new()
             .with_allow_objects(self.allow_objects.0.load(Ordering::Relaxed))
             .with_max_depth(self.depth_limit())
@@ -525,7 +490,7 @@ impl FastVariantCodec {
     }
 
     /// Records the outcome of a call (keeping the decoded size of the last `decode`).
-    fn finish<T>(&self, result: Result<T, Failure>) -> Option<T> {
+    pub(crate) fn finish<T>(&self, result: Result<T, Failure>) -> Option<T> {
         let mut last = self.last_call();
         match result {
             Ok(value) => {

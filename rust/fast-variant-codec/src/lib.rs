@@ -11,7 +11,7 @@
 
 //!
 //! Three layers, each using only the ones below it:
-//! - the class ([`codec_class`], [`static_calls`], [`failure`]): arguments, options, errors
+//! - the class ([`codec_class`], [`direct_calls`], [`failure`]): arguments, options, errors
 //!   as Godot sees them; it calls the builder/writer and the pure crate's rules;
 //! - the builder/writer ([`read`], [`write`], [`batch`], [`to_variant`], [`text`],
 //!   [`typed_containers`], [`stack_room`]): engine values to and from the codec's format;
@@ -24,6 +24,7 @@ compile_error!("the binding copies packed arrays' memory as wire bytes: little-e
 mod batch;
 mod codec_class;
 mod cow;
+mod direct_calls;
 mod engine_layout;
 mod failure;
 mod node_path;
@@ -31,7 +32,6 @@ mod parallel;
 mod raw;
 mod read;
 mod stack_room;
-mod static_calls;
 mod stream_decoder;
 mod text;
 mod to_variant;
@@ -47,13 +47,13 @@ struct FastVariantCodecLibrary;
 unsafe impl ExtensionLibrary for FastVariantCodecLibrary {
     /// With the scene classes loaded (project settings are loaded by then), on the main
     /// thread: registers the project setting, reads the safe-mode switches and runs the
-    /// engine-layout probes, before any call can need them; then registers the static
-    /// methods gdext does not (see [`static_calls`]).
+    /// engine-layout probes, before any call can need them; then registers the per-value
+    /// methods, which gdext does not (see [`direct_calls`]).
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Scene {
             engine_layout::initialize();
             raw::ffi();
-            static_calls::register();
+            direct_calls::register();
         }
     }
 }

@@ -837,22 +837,24 @@ pub fn input(bytes: &PackedByteArray) -> &[u8] {
     cow::elements_of(bytes)
 }
 
-/// Decodes the value at the start of `bytes` into `*dst` (whose Variant it drops), written
-/// there a word at a time: a returned Variant is moved 16 bytes at a time, each move a
-/// wait (see [`Item`]), which one small value per call notices. `*dst` is left as it was
-/// on error.
+/// Decodes the value at the start of `bytes` (a window of a larger input starting at
+/// `base`, for error offsets) into `*dst` (whose Variant it drops), written there a word
+/// at a time: a returned Variant is moved 16 bytes at a time, each move a wait (see
+/// [`Item`]), which one small value per call notices. Returns the bytes it used; `*dst`
+/// is left as it was on error.
 ///
 /// # Safety
 /// `dst` points to a live Variant that nothing else reads or writes during the call.
 pub unsafe fn decode_into(
     bytes: &[u8],
+    base: usize,
     opts: &DecodeOptions,
     dst: *mut Variant,
-) -> Result<(), ReadError> {
-    let (item, _) = decode_with(bytes, 0, opts, &mut VariantBuilder::new())?;
+) -> Result<usize, ReadError> {
+    let (item, used) = decode_with(bytes, base, opts, &mut VariantBuilder::new())?;
     // SAFETY: the caller's promise.
     unsafe { item.replace(dst) };
-    Ok(())
+    Ok(used)
 }
 
 /// Decodes one value from the start of `bytes` (a window of a larger input starting at

@@ -898,18 +898,6 @@ pub fn encode_with<'m, S: Filled>(
     Ok(())
 }
 
-/// The bytes of `v`, in a new PackedByteArray.
-pub fn encode_packed(
-    v: &Variant,
-    opts: EncodeOptions,
-    mode: WriteMode,
-) -> Result<PackedByteArray, WriteError> {
-    let mut out = PackedByteArray::new();
-    // SAFETY: the new, empty array, held here until it is returned.
-    unsafe { encode_into(v, &opts, mode, out.sys_mut().cast()) }?;
-    Ok(out)
-}
-
 /// The bytes of `v`, into the PackedByteArray at `bytes` (an engine `PackedByteArray*`):
 /// sized once, every byte written. On error it is as it was.
 ///

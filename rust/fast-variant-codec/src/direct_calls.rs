@@ -1,0 +1,587 @@
+//! Layer: class. `FastVariantCodec`'s per-value methods — `encode`, `decode` and the static
+//! `var_to_bytes`, `bytes_to_var` — registered by hand rather than as `#[func]`s.
+//!
+//! One small value per call (a network packet) is a game's most common call, and for it
+//! the call costs as much as the work. A `#[func]` wrapper copies the `PackedByteArray`
+//! argument (a reference taken and dropped, two engine calls), guards the call, and moves
+//! the result through its layers, 16 bytes at a time: each move of words just written is
+//! a wait (see `read::Item`). An instance method's receiver costs more still: gdext
+//! clones the instance's `Gd` and checks its class by name on every call
+//! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
+//! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
+//! these read the argument where the caller holds it, write the result into the caller's
+//! return value, and reach the instance through its id (`FastVariantCodec::unbound_by_id`).
+//! Only public GDExtension calls: a ptrcall's arguments and return value are type
+//! pointers, a varcall's Variants; the packed array's bytes are read through the layout
+//! the `buffers` probe checked, else copied by gdext.
+//!
+//! Their editor help is registered here too (gdext builds it from `#[func]`s only).
+
+use std::cell::Cell;
+use std::ffi::c_void;
+
+use godot::builtin::{PackedByteArray, StringName, Variant, VariantType};
+use godot::global::Error;
+use godot::obj::EngineEnum;
+use godot::private::{as_storage, Storage};
+use godot::register::info::MethodFlags;
+use godot::register::private::method::ClassMethodInfo;
+use godot::sys::{self, GodotFfi};
+use godot_variant_codec::{DecodeOptions, EncodeOptions};
+
+use crate::codec_class::{default_encode_options, guarded, FastVariantCodec};
+use crate::cow;
+use crate::failure::Failure;
+use crate::raw::ffi;
+use crate::read;
+use crate::write::{encode_into, WriteMode};
+
+thread_local! {
+    /// The failure of this thread's last static call; `None` after a success.
+    static LAST_FAILURE: Cell<Option<Box<Failure>>> = const { Cell::new(None) };
+}
+
+/// Registers the four methods on the class (which gdext registered before).
+pub fn register() {
+    let instance = MethodFlags::NORMAL;
+    let static_ = MethodFlags::NORMAL | MethodFlags::STATIC;
+    // SAFETY: each pair of functions reads the arguments the signature says, as Variants
+    // (varcall, which checks their count and types) and as type pointers (ptrcall), and
+    // returns its return type (as a Variant and into the type pointer); the instance
+    // methods' functions take the instance of this class the engine passes, the static
+    // ones none.
+    let methods = unsafe {
+        [
+            ClassMethodInfo::from_signature::<FastVariantCodec, (Variant,), PackedByteArray>(
+                StringName::from("encode"),
+                Some(varcall::<Encode>),
+                Some(ptrcall::<Encode>),
+                instance,
+                &["value"],
+                Vec::new(),
+            ),
+            ClassMethodInfo::from_signature::<FastVariantCodec, (PackedByteArray, i64), Variant>(
+                StringName::from("decode"),
+                Some(varcall::<Decode>),
+                Some(ptrcall::<Decode>),
+                instance,
+                &["bytes", "offset"],
+                vec![Variant::from(0i64)],
+            ),
+            ClassMethodInfo::from_signature::<FastVariantCodec, (PackedByteArray,), Variant>(
+                StringName::from("bytes_to_var"),
+                Some(varcall::<BytesToVar>),
+                Some(ptrcall::<BytesToVar>),
+                static_,
+                &["bytes"],
+                Vec::new(),
+            ),
+            ClassMethodInfo::from_signature::<FastVariantCodec, (Variant,), PackedByteArray>(
+                StringName::from("var_to_bytes"),
+                Some(varcall::<VarToBytes>),
+                Some(ptrcall::<VarToBytes>),
+                static_,
+                &["value"],
+                Vec::new(),
+            ),
+        ]
+    };
+    for method in methods {
+        method.register_extension_class_method();
+    }
+}
+
+/// The error code and message of this thread's last static call (`None`: it succeeded, or
+/// there was none).
+pub fn last_failure<R>(read: impl FnOnce(Option<&Failure>) -> R) -> R {
+    LAST_FAILURE.with(|cell| {
+        let failure = cell.take();
+        let result = read(failure.as_deref());
+        cell.set(failure);
+        result
+    })
+}
+
+/// Records the outcome of a static call for this thread.
+fn finish_static<T>(outcome: Result<T, Failure>) {
+    let failure = outcome.err().map(Box::new);
+    LAST_FAILURE.with(|cell| cell.set(failure));
+}
+
+/// The check of a varcall's arguments: `min..=types.len()` of them, each of its type in
+/// `types` unless that is `NIL` (any Variant). Sets `err` and returns `false` when they do
+/// not fit.
+///
+/// # Safety
+/// `args` holds `argc` Variant pointers; `err` points to the call's error record.
+unsafe fn check_arguments(
+    args: *const sys::GDExtensionConstVariantPtr,
+    argc: sys::GDExtensionInt,
+    min: usize,
+    types: &[VariantType],
+    err: *mut sys::GDExtensionCallError,
+) -> bool {
+    let count = usize::try_from(argc).unwrap_or(0);
+    let (error, argument, expected) = if count < min {
+        (sys::GDEXTENSION_CALL_ERROR_TOO_FEW_ARGUMENTS, 0, min as i32)
+    } else if count > types.len() {
+        (
+            sys::GDEXTENSION_CALL_ERROR_TOO_MANY_ARGUMENTS,
+            0,
+            types.len() as i32,
+        )
+    } else {
+        let wrong = (0..count).find(|&i| {
+            // SAFETY: `i` is below `count`, the number of the caller's Variant pointers.
+            let arg = unsafe { argument_at(args, i) };
+            types[i] != VariantType::NIL && ffi().type_of(arg) != types[i]
+        });
+        match wrong {
+            None => return true,
+            Some(i) => (
+                sys::GDEXTENSION_CALL_ERROR_INVALID_ARGUMENT,
+                i as i32,
+                types[i].ord(),
+            ),
+        }
+    };
+    // SAFETY: the caller's error record.
+    unsafe {
+        (*err).error = error;
+        (*err).argument = argument;
+        (*err).expected = expected;
+    }
+    false
+}
+
+/// The `index`th Variant of a varcall, borrowed.
+///
+/// # Safety
+/// `args` holds more than `index` pointers to Variants that live through the call.
+unsafe fn argument_at<'a>(
+    args: *const sys::GDExtensionConstVariantPtr,
+    index: usize,
+) -> &'a Variant {
+    // SAFETY: a gdext `Variant` is the engine's Variant (`repr(transparent)` over its
+    // opaque bytes), live and unchanged for the call, as the caller promises.
+    unsafe { &*(*args.add(index)).cast::<Variant>() }
+}
+
+/// The PackedByteArray inside a varcall's Variant argument (a type pointer to it).
+///
+/// # Safety
+/// `v` holds a PackedByteArray (checked by [`check_arguments`]).
+unsafe fn bytes_in(v: &Variant) -> *const c_void {
+    // SAFETY: as the caller promises; the getter points to the array inside `v`.
+    unsafe { ffi().internal(v, VariantType::PACKED_BYTE_ARRAY) }
+}
+
+/// The instance a call is made on, reached through its id (see
+/// [`FastVariantCodec::unbound_by_id`]), for `work`.
+///
+/// # Safety
+/// `instance` is the instance pointer the engine passes with a call of one of this
+/// class's methods, on a live instance.
+unsafe fn on_instance<R>(
+    instance: sys::GDExtensionClassInstancePtr,
+    work: impl FnOnce(&FastVariantCodec) -> R,
+) -> R {
+    // SAFETY: the engine passes the instance pointer gdext made for this class's instance.
+    let storage = unsafe { as_storage::<FastVariantCodec>(instance) };
+    // SAFETY: the live object the instance belongs to.
+    let id = unsafe { sys::interface_fn!(object_get_instance_id)(storage.base().obj_sys()) };
+    FastVariantCodec::unbound_by_id(id as i64, || storage.get(), work)
+}
+
+/// Decodes the value at byte `offset` of the PackedByteArray at `bytes` (a type pointer)
+/// into the Variant at `ret` (nil on error); returns the bytes it used.
+///
+/// # Safety
+/// `bytes` points to a live PackedByteArray left as it is during the call; `ret` to a live
+/// Variant nothing else reads or writes during it.
+unsafe fn decode_bytes(
+    bytes: *const c_void,
+    offset: i64,
+    opts: &DecodeOptions,
+    ret: *mut Variant,
+) -> Result<usize, Failure> {
+    let outcome = guarded(|| {
+        // SAFETY: the caller's array, as it promises.
+        let borrowed = unsafe { cow::elements_at::<u8>(bytes) };
+        // Without the layout, a copy of the array (a reference) that gdext reads.
+        let copy;
+        let input = match borrowed {
+            Some(input) => input,
+            None => {
+                // SAFETY: a live PackedByteArray, as the caller promises.
+                copy = unsafe { PackedByteArray::new_from_sys(bytes.cast()) };
+                copy.as_slice()
+            }
+        };
+        let start = usize::try_from(offset)
+            .ok()
+            .filter(|&start| start <= input.len())
+            .ok_or_else(|| {
+                Failure::new(
+                    Error::ERR_INVALID_PARAMETER,
+                    format!("offset {offset} is outside the {} bytes", input.len()),
+                )
+            })?;
+        // SAFETY: the caller's promise.
+        Ok(unsafe { read::decode_into(&input[start..], start, opts, ret) }?)
+    });
+    if outcome.is_err() {
+        // SAFETY: the caller's live Variant, replaced (dropping the old one).
+        unsafe { *ret = Variant::nil() };
+    }
+    outcome
+}
+
+/// Encodes `value` into the PackedByteArray at `ret` (a type pointer); empty on error.
+///
+/// # Safety
+/// `ret` points to a live PackedByteArray nothing else reads or writes during the call.
+unsafe fn encode_value(
+    value: &Variant,
+    opts: &EncodeOptions,
+    mode: WriteMode,
+    ret: *mut c_void,
+) -> Result<(), Failure> {
+    // `encode_into` sizes an empty array. A ptrcall's return value is one when the engine
+    // makes the call; any other is emptied first (known by its layout; without it,
+    // `encode_into` resizes what it is given).
+    // SAFETY: the caller's live array, read.
+    if unsafe { cow::elements_at::<u8>(ret) }.is_some_and(|bytes| !bytes.is_empty()) {
+        // SAFETY: the caller's live array, swapped with an empty one, which drops it.
+        unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
+    }
+    // SAFETY: the caller's array, empty, which nothing else uses during the call; left as
+    // it is on error.
+    guarded(|| Ok(unsafe { encode_into(value, opts, mode, ret) }?))
+}
+
+/// A varcall's return Variant made an empty PackedByteArray (dropping what it held), for
+/// an encoding to fill: the array inside it, as a type pointer.
+///
+/// # Safety
+/// `ret` is the varcall's live return Variant.
+unsafe fn bytes_returned(ret: sys::GDExtensionVariantPtr) -> *mut c_void {
+    let t = VariantType::PACKED_BYTE_ARRAY;
+    let ffi = ffi();
+    // SAFETY: the caller's Variant, made there (not moved: see `Ffi::make_default_at`),
+    // whose array the getter points to.
+    unsafe {
+        let ret = ret.cast::<Variant>();
+        ffi.make_default_at(ret, t);
+        ffi.internal(&*ret, t).cast_mut()
+    }
+}
+
+/// The options of the static methods, read from statics: made field by field for each
+/// call, they would be read back 16 bytes at a time right after their narrower writes, a
+/// wait each time.
+static STATIC_DECODE: DecodeOptions = DecodeOptions::new();
+static STATIC_ENCODE: EncodeOptions = default_encode_options();
+const STATIC_MODE: WriteMode = WriteMode {
+    full_objects: false,
+};
+
+/// The static `bytes_to_var`: see [`decode_bytes`] for `bytes` and `ret`.
+///
+/// # Safety
+/// As [`decode_bytes`].
+unsafe fn bytes_to_var(bytes: *const c_void, ret: *mut Variant) {
+    // SAFETY: the caller's promise.
+    finish_static(unsafe { decode_bytes(bytes, 0, &STATIC_DECODE, ret) });
+}
+
+/// The static `var_to_bytes`: see [`encode_value`] for `ret`.
+///
+/// # Safety
+/// As [`encode_value`].
+unsafe fn var_to_bytes(value: &Variant, ret: *mut c_void) {
+    // SAFETY: the caller's promise.
+    finish_static(unsafe { encode_value(value, &STATIC_ENCODE, STATIC_MODE, ret) });
+}
+
+/// `decode` on `instance`, with its options, recording its outcome: see [`decode_bytes`].
+///
+/// # Safety
+/// As [`on_instance`] and [`decode_bytes`].
+unsafe fn decode(
+    instance: sys::GDExtensionClassInstancePtr,
+    bytes: *const c_void,
+    offset: i64,
+    ret: *mut Variant,
+) {
+    // SAFETY: the caller's promises.
+    unsafe {
+        on_instance(instance, |codec| {
+            codec.finish_decode(decode_bytes(bytes, offset, &codec.decode_options(), ret));
+        });
+    }
+}
+
+/// `encode` on `instance`, with its options, recording its outcome: see [`encode_value`].
+///
+/// # Safety
+/// As [`on_instance`] and [`encode_value`].
+unsafe fn encode(instance: sys::GDExtensionClassInstancePtr, value: &Variant, ret: *mut c_void) {
+    // SAFETY: the caller's promises.
+    unsafe {
+        on_instance(instance, |codec| {
+            let (opts, mode) = (codec.encode_options(), codec.write_mode());
+            codec.finish(encode_value(value, &opts, mode, ret));
+        });
+    }
+}
+
+/// One of the methods registered here: its arguments and what its calls do. The engine
+/// calls [`varcall`] and [`ptrcall`], which call these.
+///
+/// A ptrcall passes each argument and the return value as type pointers (a Variant's is
+/// the Variant; a PackedByteArray's the array; an int's an `int64_t`), which the caller
+/// keeps alive for the call; a varcall passes Variants, whose count and types
+/// [`check_arguments`] checks first, and a live return Variant. The instance methods are
+/// called on a live instance of this class, as the engine passes it.
+trait Method {
+    /// The arguments' types (`NIL`: any Variant).
+    const TYPES: &'static [VariantType];
+    /// How many arguments a call must give (the others have defaults).
+    const REQUIRED: usize;
+
+    /// # Safety
+    /// A varcall of the method, its arguments checked against [`Self::TYPES`].
+    unsafe fn varcall(call: Varcall);
+
+    /// # Safety
+    /// A ptrcall of the method.
+    unsafe fn ptrcall(call: Ptrcall);
+}
+
+/// A varcall: its instance, its arguments (checked) and its return Variant.
+struct Varcall {
+    instance: sys::GDExtensionClassInstancePtr,
+    args: *const sys::GDExtensionConstVariantPtr,
+    argc: usize,
+    ret: sys::GDExtensionVariantPtr,
+}
+
+impl Varcall {
+    /// Argument `i`.
+    ///
+    /// # Safety
+    /// `i` is below `argc`.
+    unsafe fn arg<'a>(&self, i: usize) -> &'a Variant {
+        // SAFETY: one of the call's live Variants.
+        unsafe { argument_at(self.args, i) }
+    }
+}
+
+/// A ptrcall: its instance, its arguments and its return value, as type pointers.
+struct Ptrcall {
+    instance: sys::GDExtensionClassInstancePtr,
+    args: *const sys::GDExtensionConstTypePtr,
+    ret: sys::GDExtensionTypePtr,
+}
+
+impl Ptrcall {
+    /// The type pointer of argument `i`.
+    ///
+    /// # Safety
+    /// `i` is below the method's argument count.
+    unsafe fn arg<T>(&self, i: usize) -> *const T {
+        // SAFETY: one of the call's argument pointers.
+        unsafe { (*self.args.add(i)).cast() }
+    }
+}
+
+unsafe extern "C" fn varcall<M: Method>(
+    _method: *mut c_void,
+    instance: sys::GDExtensionClassInstancePtr,
+    args: *const sys::GDExtensionConstVariantPtr,
+    argc: sys::GDExtensionInt,
+    ret: sys::GDExtensionVariantPtr,
+    err: *mut sys::GDExtensionCallError,
+) {
+    // SAFETY: the engine's varcall of the method `M` (see `Method`), its arguments checked
+    // first.
+    unsafe {
+        if check_arguments(args, argc, M::REQUIRED, M::TYPES, err) {
+            let argc = argc as usize;
+            M::varcall(Varcall {
+                instance,
+                args,
+                argc,
+                ret,
+            });
+        }
+    }
+}
+
+unsafe extern "C" fn ptrcall<M: Method>(
+    _method: *mut c_void,
+    instance: sys::GDExtensionClassInstancePtr,
+    args: *const sys::GDExtensionConstTypePtr,
+    ret: sys::GDExtensionTypePtr,
+) {
+    // SAFETY: the engine's ptrcall of the method `M` (see `Method`).
+    unsafe {
+        M::ptrcall(Ptrcall {
+            instance,
+            args,
+            ret,
+        })
+    }
+}
+
+/// The static `bytes_to_var(bytes: PackedByteArray) -> Variant`.
+struct BytesToVar;
+
+impl Method for BytesToVar {
+    const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY];
+    const REQUIRED: usize = 1;
+
+    unsafe fn varcall(call: Varcall) {
+        // SAFETY: see `Method`.
+        unsafe { bytes_to_var(bytes_in(call.arg(0)), call.ret.cast()) }
+    }
+
+    unsafe fn ptrcall(call: Ptrcall) {
+        // SAFETY: see `Method`.
+        unsafe { bytes_to_var(call.arg(0), call.ret.cast()) }
+    }
+}
+
+/// The static `var_to_bytes(value: Variant) -> PackedByteArray`.
+struct VarToBytes;
+
+impl Method for VarToBytes {
+    const TYPES: &'static [VariantType] = &[VariantType::NIL];
+    const REQUIRED: usize = 1;
+
+    unsafe fn varcall(call: Varcall) {
+        // SAFETY: see `Method`.
+        unsafe { var_to_bytes(call.arg(0), bytes_returned(call.ret)) }
+    }
+
+    unsafe fn ptrcall(call: Ptrcall) {
+        // SAFETY: see `Method`.
+        unsafe { var_to_bytes(&*call.arg::<Variant>(0), call.ret.cast()) }
+    }
+}
+
+/// `decode(bytes: PackedByteArray, offset: int = 0) -> Variant`.
+struct Decode;
+
+impl Method for Decode {
+    const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY, VariantType::INT];
+    const REQUIRED: usize = 1;
+
+    unsafe fn varcall(call: Varcall) {
+        // SAFETY: see `Method`; the offset is 0 when not given.
+        unsafe {
+            let offset = match call.argc {
+                1 => 0,
+                _ => ffi().read::<i64>(call.arg(1), VariantType::INT),
+            };
+            decode(
+                call.instance,
+                bytes_in(call.arg(0)),
+                offset,
+                call.ret.cast(),
+            );
+        }
+    }
+
+    unsafe fn ptrcall(call: Ptrcall) {
+        // SAFETY: see `Method`.
+        unsafe {
+            let offset = call.arg::<i64>(1).read();
+            decode(call.instance, call.arg(0), offset, call.ret.cast());
+        }
+    }
+}
+
+/// `encode(value: Variant) -> PackedByteArray`.
+struct Encode;
+
+impl Method for Encode {
+    const TYPES: &'static [VariantType] = &[VariantType::NIL];
+    const REQUIRED: usize = 1;
+
+    unsafe fn varcall(call: Varcall) {
+        // SAFETY: see `Method`.
+        unsafe { encode(call.instance, call.arg(0), bytes_returned(call.ret)) }
+    }
+
+    unsafe fn ptrcall(call: Ptrcall) {
+        // SAFETY: see `Method`.
+        unsafe { encode(call.instance, &*call.arg::<Variant>(0), call.ret.cast()) }
+    }
+}
+
+// The editor help of the four methods (the class reference's XML, as gdext writes a
+// `#[func]`'s).
+godot::sys::shard_add!(godot::private::__GODOT_DOCS_REGISTRY;
+    godot::private::DocsShard::new::<FastVariantCodec>(godot::private::DocsItem::InherentImpl(
+        godot::private::InherentImplDocs {
+            methods_xml: METHODS_XML,
+            signals_xml: "",
+            constants_xml: "",
+        }
+    ))
+);
+
+const METHODS_XML: &str = r#"
+<method name="encode">
+  <return type="PackedByteArray" />
+  <param index="0" name="value" type="Variant" />
+  <description>
+  The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with [member full_objects], [method @GlobalScope.var_to_bytes_with_objects]) writes them. Empty on error: see [method get_error].
+  </description>
+</method>
+<method name="decode">
+  <return type="Variant" />
+  <param index="0" name="bytes" type="PackedByteArray" />
+  <param index="1" name="offset" type="int" default="0" />
+  <description>
+  The value held by [param bytes] from byte [param offset] on, as [method @GlobalScope.bytes_to_var] (or, with [member allow_objects], [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are ignored. [code]null[/code] on error: see [method get_error]. On success, [method get_decoded_size] tells how many bytes the value took.
+  </description>
+</method>
+<method name="bytes_to_var" qualifiers="static">
+  <return type="Variant" />
+  <param index="0" name="bytes" type="PackedByteArray" />
+  <description>
+  The value held at the start of [param bytes], as [method @GlobalScope.bytes_to_var] reads it (objects not decoded, the Godot 4 format, nesting up to 1024 levels); bytes after it are ignored. [code]null[/code] on error: see [method get_last_error].[br][br]A static method: no instance, none of its properties, and a cheaper call than [method decode], for decoding one small value (a network packet) per call.
+  </description>
+</method>
+<method name="var_to_bytes" qualifiers="static">
+  <return type="PackedByteArray" />
+  <param index="0" name="value" type="Variant" />
+  <description>
+  The bytes of [param value], as [method @GlobalScope.var_to_bytes] writes them (objects as their instance ids, the Godot 4 format). Empty on error: see [method get_last_error].[br][br]A static method: no instance, none of its properties, and a cheaper call than [method encode], for encoding one small value per call.
+  </description>
+</method>
+"#;
+
+#[cfg(test)]
+mod tests {
+    use godot::global::Error;
+
+    use super::*;
+
+    #[test]
+    fn a_failure_is_kept_until_the_next_call() {
+        finish_static::<()>(Err(Failure::new(
+            Error::ERR_FILE_EOF,
+            "cut short at byte 4",
+        )));
+        let read = |f: Option<&Failure>| f.map(|f| (f.error, f.message.clone()));
+        let expected = Some((Error::ERR_FILE_EOF, "cut short at byte 4".to_string()));
+        assert_eq!(last_failure(read), expected);
+        assert_eq!(last_failure(read), expected, "reading leaves it");
+        finish_static(Ok(()));
+        assert_eq!(last_failure(read), None);
+    }
+}
