@@ -11,6 +11,7 @@
 //! threads on one instance, "last" is whichever call finished last, so a thread that reads
 //! `get_error()` should have its own instance.
 
+use std::any::Any;
 use std::cell::Cell;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -528,17 +529,21 @@ pub(crate) fn generation_of(format: i64) -> Result<Generation, Failure> {
 /// Runs a call's work, turning a panic (a bug) into a failure, so that the method still
 /// returns its empty result and reports the error instead of unwinding into Godot.
 pub(crate) fn guarded<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
-    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
-        let reason = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        Err(Failure::new(
-            Error::ERR_BUG,
-            format!("internal error (please report): {reason}"),
-        ))
-    })
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| Err(panic_failure(panic)))
+}
+
+/// The failure a caught panic (a bug) is reported as.
+#[cold]
+pub(crate) fn panic_failure(panic: Box<dyn Any + Send>) -> Failure {
+    let reason = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    Failure::new(
+        Error::ERR_BUG,
+        format!("internal error (please report): {reason}"),
+    )
 }
 
 #[cfg(test)]

@@ -19,9 +19,10 @@
 
 use std::cell::Cell;
 use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use godot::builtin::{PackedByteArray, StringName, Variant, VariantType};
-use godot::global::Error;
+use godot::global::{godot_error, Error};
 use godot::obj::EngineEnum;
 use godot::private::{as_storage, Storage};
 use godot::register::info::MethodFlags;
@@ -29,7 +30,7 @@ use godot::register::private::method::ClassMethodInfo;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
-use crate::codec_class::{default_encode_options, guarded, FastVariantCodec};
+use crate::codec_class::{default_encode_options, guarded, panic_failure, FastVariantCodec};
 use crate::cow;
 use crate::failure::Failure;
 use crate::raw::ffi;
@@ -255,9 +256,13 @@ unsafe fn encode_value(
         // SAFETY: the caller's live array, swapped with an empty one, which drops it.
         unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
     }
-    // SAFETY: the caller's array, empty, which nothing else uses during the call; left as
-    // it is on error.
-    guarded(|| Ok(unsafe { encode_into(value, opts, mode, ret) }?))
+    // SAFETY: the caller's array, empty, which nothing else uses during the call.
+    let outcome = guarded(|| Ok(unsafe { encode_into(value, opts, mode, ret) }?));
+    if outcome.is_err() {
+        // SAFETY: as above.
+        unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
+    }
+    outcome
 }
 
 /// A varcall's return Variant made an empty PackedByteArray (dropping what it held), for
@@ -409,11 +414,13 @@ unsafe extern "C" fn varcall<M: Method>(
     unsafe {
         if check_arguments(args, argc, M::REQUIRED, M::TYPES, err) {
             let argc = argc as usize;
-            M::varcall(Varcall {
-                instance,
-                args,
-                argc,
-                ret,
+            entry(|| {
+                M::varcall(Varcall {
+                    instance,
+                    args,
+                    argc,
+                    ret,
+                })
             });
         }
     }
@@ -426,12 +433,22 @@ unsafe extern "C" fn ptrcall<M: Method>(
     ret: sys::GDExtensionTypePtr,
 ) {
     // SAFETY: the engine's ptrcall of the method `M` (see `Method`).
-    unsafe {
+    entry(|| unsafe {
         M::ptrcall(Ptrcall {
             instance,
             args,
             ret,
         })
+    });
+}
+
+/// Runs an entry point's work. The work itself reports its failures (panics too, each
+/// method's decoding and encoding being `guarded`); a panic in what is around it (a bug)
+/// must still not unwind into the engine: it is printed as an engine error.
+#[inline(always)]
+fn entry(work: impl FnOnce()) {
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(work)) {
+        godot_error!("FastVariantCodec: {}", panic_failure(panic).message);
     }
 }
 
