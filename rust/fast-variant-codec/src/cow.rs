@@ -171,17 +171,14 @@ fn string_data(text: &GString) -> *const u32 {
     unsafe { text.string_sys().cast::<*const u32>().read() }
 }
 
-/// The data pointer a packed array holds (null when empty).
-fn packed_data<T: PackedElement>(array: &PackedArray<T>) -> *const u8 {
+/// The data pointer the packed array at `array` holds (null when empty).
+///
+/// # Safety
+/// `array` points to a live packed array.
+unsafe fn packed_data(array: *const c_void) -> *const u8 {
     // SAFETY: a packed array is at least two words (checked by gdext's opaque size), read
-    // from the array's own memory.
-    unsafe {
-        array
-            .sys()
-            .cast::<*const u8>()
-            .add(PACKED_POINTER_WORD)
-            .read()
-    }
+    // from the caller's live array.
+    unsafe { array.cast::<*const u8>().add(PACKED_POINTER_WORD).read() }
 }
 
 /// The probe's own buffer: [`PROBE_ROOM`] bytes of distinct non-zero words before the
@@ -284,7 +281,8 @@ impl Buffers {
         }
         let before = buffer.room();
         let mut bytes = PackedByteArray::new();
-        if !packed_data(&bytes).is_null() {
+        // SAFETY: the new array, held here.
+        if !unsafe { packed_data(bytes.sys().cast()) }.is_null() {
             return Err("a new PackedByteArray holds a buffer".into());
         }
         // SAFETY: the array is empty (its pointer word is null) and held only here; it
@@ -569,9 +567,8 @@ pub fn elements_of<T: PackedElement>(array: &PackedArray<T>) -> &[T] {
 /// `array` points to a live packed array of `T`, left as it is while the slice lives.
 pub unsafe fn elements_at<'a, T: PackedElement>(array: *const c_void) -> Option<&'a [T]> {
     buffers()?;
-    // SAFETY: a packed array is at least two words (checked by gdext's opaque size), read
-    // from the caller's live array.
-    let data = unsafe { array.cast::<*const u8>().add(PACKED_POINTER_WORD).read() };
+    // SAFETY: the caller's live array.
+    let data = unsafe { packed_data(array) };
     if data.is_null() {
         return Some(&[]);
     }

@@ -10,10 +10,11 @@
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
 //! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
 //! these read the argument where the caller holds it, write the result into the caller's
-//! return value, and reach the instance through its id (`FastVariantCodec::unbound_by_id`).
-//! Only public GDExtension calls: a ptrcall's arguments and return value are type
-//! pointers, a varcall's Variants; the packed array's bytes are read through the layout
-//! the `buffers` probe checked, else copied by gdext.
+//! return value, and reach the instance through its id (`FastVariantCodec::unbound_by_id`;
+//! the id from the object gdext's instance storage holds). Of the engine, only public
+//! GDExtension calls: a ptrcall's arguments and return value are type pointers, a
+//! varcall's Variants; the packed array's bytes are read through the layout the `buffers`
+//! probe checked, else copied by gdext.
 //!
 //! Their editor help is registered here too (gdext builds it from `#[func]`s only).
 
@@ -67,7 +68,7 @@ pub fn register() {
                 Some(ptrcall::<Decode>),
                 instance,
                 &["bytes", "offset"],
-                vec![Variant::from(0i64)],
+                vec![Variant::from(Decode::DEFAULT_OFFSET)],
             ),
             ClassMethodInfo::from_signature::<FastVariantCodec, (PackedByteArray,), Variant>(
                 StringName::from("bytes_to_var"),
@@ -491,15 +492,20 @@ impl Method for VarToBytes {
 /// `decode(bytes: PackedByteArray, offset: int = 0) -> Variant`.
 struct Decode;
 
+impl Decode {
+    /// The offset of a call that gives none.
+    const DEFAULT_OFFSET: i64 = 0;
+}
+
 impl Method for Decode {
     const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY, VariantType::INT];
     const REQUIRED: usize = 1;
 
     unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`; the offset is 0 when not given.
+        // SAFETY: see `Method`.
         unsafe {
             let offset = match call.argc {
-                1 => 0,
+                1 => Self::DEFAULT_OFFSET,
                 _ => ffi().read::<i64>(call.arg(1), VariantType::INT),
             };
             decode(

@@ -1030,11 +1030,9 @@ impl Ffi {
     /// Drops a Variant, without a call into the engine when it owns nothing.
     #[inline]
     pub fn drop_variant(&self, v: Variant) {
-        if self.layout && owns_nothing(self.type_of(&v)) {
-            std::mem::forget(v);
-        } else {
-            drop(v);
-        }
+        let mut v = ManuallyDrop::new(v);
+        // SAFETY: `v` is not used again.
+        unsafe { self.drop_in_place(&mut *v) };
     }
 
     /// Drops the Variant at `slot` (leaving its memory to be written again), without a call
