@@ -21,6 +21,7 @@
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use godot::builtin::{PackedByteArray, StringName, Variant, VariantType};
 use godot::global::{godot_error, Error};
@@ -31,7 +32,7 @@ use godot::register::private::method::ClassMethodInfo;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
-use crate::codec_class::{default_encode_options, guarded, panic_failure, FastVariantCodec};
+use crate::codec_class::{default_encode_options, panic_failure, FastVariantCodec};
 use crate::cow;
 use crate::failure::Failure;
 use crate::raw::ffi;
@@ -40,7 +41,35 @@ use crate::write::{encode_into, WriteMode};
 
 thread_local! {
     /// The failure of this thread's last static call; `None` after a success.
-    static LAST_FAILURE: Cell<Option<Box<Failure>>> = const { Cell::new(None) };
+    static LAST_FAILURE: KeptFailure = const { KeptFailure(Cell::new(None)) };
+}
+
+/// How many threads' [`LAST_FAILURE`] hold a failure. While none does, a successful call
+/// has nothing to clear and leaves the thread-local alone: reaching it costs a call (the
+/// library's thread-locals are reached through the dynamic TLS model) and a check of its
+/// state, which one small value per call notices. A thread that holds a failure has counted
+/// it before it reads the count, so it always sees its own.
+static THREADS_FAILED: AtomicUsize = AtomicUsize::new(0);
+
+/// A thread's failure, counted in [`THREADS_FAILED`] while it is held.
+struct KeptFailure(Cell<Option<Box<Failure>>>);
+
+impl KeptFailure {
+    fn set(&self, failure: Option<Box<Failure>>) {
+        let now = failure.is_some();
+        let before = self.0.replace(failure).is_some();
+        match (before, now) {
+            (false, true) => THREADS_FAILED.fetch_add(1, Ordering::Relaxed),
+            (true, false) => THREADS_FAILED.fetch_sub(1, Ordering::Relaxed),
+            _ => 0,
+        };
+    }
+}
+
+impl Drop for KeptFailure {
+    fn drop(&mut self) {
+        self.set(None);
+    }
 }
 
 /// Registers the four methods on the class (which gdext registered before).
@@ -96,18 +125,22 @@ pub fn register() {
 /// The error code and message of this thread's last static call (`None`: it succeeded, or
 /// there was none).
 pub fn last_failure<R>(read: impl FnOnce(Option<&Failure>) -> R) -> R {
-    LAST_FAILURE.with(|cell| {
-        let failure = cell.take();
+    LAST_FAILURE.with(|kept| {
+        let failure = kept.0.take();
         let result = read(failure.as_deref());
-        cell.set(failure);
+        kept.0.set(failure);
         result
     })
 }
 
 /// Records the outcome of a static call for this thread.
+#[inline(always)]
 fn finish_static<T>(outcome: Result<T, Failure>) {
+    if outcome.is_ok() && THREADS_FAILED.load(Ordering::Relaxed) == 0 {
+        return;
+    }
     let failure = outcome.err().map(Box::new);
-    LAST_FAILURE.with(|cell| cell.set(failure));
+    LAST_FAILURE.with(|kept| kept.set(failure));
 }
 
 /// The check of a varcall's arguments: `min..=types.len()` of them, each of its type in
@@ -201,42 +234,56 @@ unsafe fn on_instance<R>(
 /// # Safety
 /// `bytes` points to a live PackedByteArray left as it is during the call; `ret` to a live
 /// Variant nothing else reads or writes during it.
+#[inline(always)]
 unsafe fn decode_bytes(
     bytes: *const c_void,
     offset: i64,
     opts: &DecodeOptions,
     ret: *mut Variant,
 ) -> Result<usize, Failure> {
-    let outcome = guarded(|| {
-        // SAFETY: the caller's array, as it promises.
-        let borrowed = unsafe { cow::elements_at::<u8>(bytes) };
-        // Without the layout, a copy of the array (a reference) that gdext reads.
-        let copy;
-        let input = match borrowed {
-            Some(input) => input,
-            None => {
-                // SAFETY: a live PackedByteArray, as the caller promises.
-                copy = unsafe { PackedByteArray::new_from_sys(bytes.cast()) };
-                copy.as_slice()
-            }
-        };
-        let start = usize::try_from(offset)
-            .ok()
-            .filter(|&start| start <= input.len())
-            .ok_or_else(|| {
-                Failure::new(
-                    Error::ERR_INVALID_PARAMETER,
-                    format!("offset {offset} is outside the {} bytes", input.len()),
-                )
-            })?;
-        // SAFETY: the caller's promise.
-        Ok(unsafe { read::decode_into(&input[start..], start, opts, ret) }?)
-    });
+    // SAFETY: the caller's promises.
+    let outcome = unsafe { decode_at(bytes, offset, opts, ret) };
     if outcome.is_err() {
         // SAFETY: the caller's live Variant, replaced (dropping the old one).
         unsafe { *ret = Variant::nil() };
     }
     outcome
+}
+
+/// [`decode_bytes`] but for the nil on error.
+///
+/// # Safety
+/// As [`decode_bytes`].
+#[inline(always)]
+unsafe fn decode_at(
+    bytes: *const c_void,
+    offset: i64,
+    opts: &DecodeOptions,
+    ret: *mut Variant,
+) -> Result<usize, Failure> {
+    // SAFETY: the caller's array, as it promises.
+    let borrowed = unsafe { cow::elements_at::<u8>(bytes) };
+    // Without the layout, a copy of the array (a reference) that gdext reads.
+    let copy;
+    let input = match borrowed {
+        Some(input) => input,
+        None => {
+            // SAFETY: a live PackedByteArray, as the caller promises.
+            copy = unsafe { PackedByteArray::new_from_sys(bytes.cast()) };
+            copy.as_slice()
+        }
+    };
+    let start = usize::try_from(offset)
+        .ok()
+        .filter(|&start| start <= input.len())
+        .ok_or_else(|| {
+            Failure::new(
+                Error::ERR_INVALID_PARAMETER,
+                format!("offset {offset} is outside the {} bytes", input.len()),
+            )
+        })?;
+    // SAFETY: the caller's promise.
+    Ok(unsafe { read::decode_into(&input[start..], start, opts, ret) }?)
 }
 
 /// Encodes `value` into the PackedByteArray at `ret` (a type pointer); empty on error.
@@ -254,16 +301,25 @@ unsafe fn encode_value(
     // `encode_into` resizes what it is given).
     // SAFETY: the caller's live array, read.
     if unsafe { cow::elements_at::<u8>(ret) }.is_some_and(|bytes| !bytes.is_empty()) {
-        // SAFETY: the caller's live array, swapped with an empty one, which drops it.
-        unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
+        // SAFETY: the caller's live array.
+        unsafe { empty_bytes(ret) };
     }
     // SAFETY: the caller's array, empty, which nothing else uses during the call.
-    let outcome = guarded(|| Ok(unsafe { encode_into(value, opts, mode, ret) }?));
+    let outcome = unsafe { encode_into(value, opts, mode, ret) }.map_err(Failure::from);
     if outcome.is_err() {
         // SAFETY: as above.
-        unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
+        unsafe { empty_bytes(ret) };
     }
     outcome
+}
+
+/// Makes the PackedByteArray at `ret` (a type pointer) empty, dropping what it held.
+///
+/// # Safety
+/// `ret` points to a live PackedByteArray nothing else reads or writes during the call.
+unsafe fn empty_bytes(ret: *mut c_void) {
+    // SAFETY: the caller's live array, swapped with an empty one, which drops it.
+    unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
 }
 
 /// A varcall's return Variant made an empty PackedByteArray (dropping what it held), for
@@ -296,6 +352,7 @@ const STATIC_MODE: WriteMode = WriteMode {
 ///
 /// # Safety
 /// As [`decode_bytes`].
+#[inline(always)]
 unsafe fn bytes_to_var(bytes: *const c_void, ret: *mut Variant) {
     // SAFETY: the caller's promise.
     finish_static(unsafe { decode_bytes(bytes, 0, &STATIC_DECODE, ret) });
@@ -355,6 +412,10 @@ trait Method {
     const TYPES: &'static [VariantType];
     /// How many arguments a call must give (the others have defaults).
     const REQUIRED: usize;
+    /// The return type: `NIL` (a Variant) or `PACKED_BYTE_ARRAY`.
+    const RETURNS: VariantType;
+    /// Static (no instance): its outcome is this thread's, else the instance's.
+    const STATIC: bool;
 
     /// # Safety
     /// A varcall of the method, its arguments checked against [`Self::TYPES`].
@@ -411,18 +472,16 @@ unsafe extern "C" fn varcall<M: Method>(
     err: *mut sys::GDExtensionCallError,
 ) {
     // SAFETY: the engine's varcall of the method `M` (see `Method`), its arguments checked
-    // first.
+    // first; its return value is a Variant.
     unsafe {
         if check_arguments(args, argc, M::REQUIRED, M::TYPES, err) {
-            let argc = argc as usize;
-            entry(|| {
-                M::varcall(Varcall {
-                    instance,
-                    args,
-                    argc,
-                    ret,
-                })
-            });
+            let call = Varcall {
+                instance,
+                args,
+                argc: argc as usize,
+                ret,
+            };
+            entry::<M>(instance, Returned::Variant(ret.cast()), || M::varcall(call));
         }
     }
 }
@@ -433,22 +492,75 @@ unsafe extern "C" fn ptrcall<M: Method>(
     args: *const sys::GDExtensionConstTypePtr,
     ret: sys::GDExtensionTypePtr,
 ) {
-    // SAFETY: the engine's ptrcall of the method `M` (see `Method`).
-    entry(|| unsafe {
-        M::ptrcall(Ptrcall {
-            instance,
-            args,
-            ret,
-        })
-    });
+    let call = Ptrcall {
+        instance,
+        args,
+        ret,
+    };
+    // SAFETY: the engine's ptrcall of the method `M` (see `Method`); its return value is
+    // of `M::RETURNS`, by a type pointer.
+    unsafe { entry::<M>(instance, Returned::Typed(ret.cast()), || M::ptrcall(call)) };
 }
 
-/// Runs an entry point's work. The work itself reports its failures (panics too, each
-/// method's decoding and encoding being `guarded`); a panic in what is around it (a bug)
-/// must still not unwind into the engine: it is printed as an engine error.
+/// Where a call's return value is: a varcall's Variant, or a ptrcall's type pointer.
+#[derive(Clone, Copy)]
+enum Returned {
+    Variant(*mut Variant),
+    Typed(*mut c_void),
+}
+
+/// Runs a call of `M`, which reports its own failures. A panic in it (a bug) must not
+/// unwind into the engine: it is printed as an engine error, and the call fails as any
+/// call does, with the empty result and the failure recorded for `get_error` (or
+/// `get_last_error`). One catch for the whole call: each costs a call and a frame, which
+/// one small value per call notices.
+///
+/// # Safety
+/// A call of `M` on `instance`, returning into `ret`, as the engine makes it.
 #[inline(always)]
-fn entry(work: impl FnOnce()) {
+unsafe fn entry<M: Method>(
+    instance: sys::GDExtensionClassInstancePtr,
+    ret: Returned,
+    work: impl FnOnce(),
+) {
     if let Err(panic) = catch_unwind(AssertUnwindSafe(work)) {
+        // SAFETY: the caller's promise.
+        unsafe { panicked::<M>(instance, ret, panic_failure(panic)) };
+    }
+}
+
+/// After a panic in a call of `M`: the error printed, the empty result, the failure
+/// recorded. A panic while recording it (the instance cannot be reached) is printed.
+///
+/// # Safety
+/// As [`entry`].
+#[cold]
+unsafe fn panicked<M: Method>(
+    instance: sys::GDExtensionClassInstancePtr,
+    ret: Returned,
+    failure: Failure,
+) {
+    godot_error!("FastVariantCodec: {}", failure.message);
+    let recover = || {
+        // SAFETY: the call's live return value, of `M::RETURNS`.
+        unsafe {
+            match (M::RETURNS, ret) {
+                (VariantType::PACKED_BYTE_ARRAY, Returned::Variant(v)) => {
+                    bytes_returned(v.cast());
+                }
+                (VariantType::PACKED_BYTE_ARRAY, Returned::Typed(bytes)) => empty_bytes(bytes),
+                (_, Returned::Variant(v)) => *v = Variant::nil(),
+                (_, Returned::Typed(v)) => *v.cast::<Variant>() = Variant::nil(),
+            }
+        }
+        if M::STATIC {
+            finish_static::<()>(Err(failure));
+        } else {
+            // SAFETY: the caller's instance.
+            unsafe { on_instance(instance, |codec| codec.finish::<()>(Err(failure))) };
+        }
+    };
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(recover)) {
         godot_error!("FastVariantCodec: {}", panic_failure(panic).message);
     }
 }
@@ -459,6 +571,8 @@ struct BytesToVar;
 impl Method for BytesToVar {
     const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY];
     const REQUIRED: usize = 1;
+    const RETURNS: VariantType = VariantType::NIL;
+    const STATIC: bool = true;
 
     unsafe fn varcall(call: Varcall) {
         // SAFETY: see `Method`.
@@ -477,6 +591,8 @@ struct VarToBytes;
 impl Method for VarToBytes {
     const TYPES: &'static [VariantType] = &[VariantType::NIL];
     const REQUIRED: usize = 1;
+    const RETURNS: VariantType = VariantType::PACKED_BYTE_ARRAY;
+    const STATIC: bool = true;
 
     unsafe fn varcall(call: Varcall) {
         // SAFETY: see `Method`.
@@ -500,6 +616,8 @@ impl Decode {
 impl Method for Decode {
     const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY, VariantType::INT];
     const REQUIRED: usize = 1;
+    const RETURNS: VariantType = VariantType::NIL;
+    const STATIC: bool = false;
 
     unsafe fn varcall(call: Varcall) {
         // SAFETY: see `Method`.
@@ -532,6 +650,8 @@ struct Encode;
 impl Method for Encode {
     const TYPES: &'static [VariantType] = &[VariantType::NIL];
     const REQUIRED: usize = 1;
+    const RETURNS: VariantType = VariantType::PACKED_BYTE_ARRAY;
+    const STATIC: bool = false;
 
     unsafe fn varcall(call: Varcall) {
         // SAFETY: see `Method`.
@@ -594,8 +714,13 @@ mod tests {
 
     use super::*;
 
+    /// The tests of static calls' failures, one at a time: they count the failures of all
+    /// threads.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     #[test]
     fn a_failure_is_kept_until_the_next_call() {
+        let _serial = SERIAL.lock().unwrap();
         finish_static::<()>(Err(Failure::new(
             Error::ERR_FILE_EOF,
             "cut short at byte 4",
@@ -606,5 +731,18 @@ mod tests {
         assert_eq!(last_failure(read), expected, "reading leaves it");
         finish_static(Ok(()));
         assert_eq!(last_failure(read), None);
+    }
+
+    #[test]
+    fn a_thread_that_ends_holding_a_failure_is_no_longer_counted() {
+        let _serial = SERIAL.lock().unwrap();
+        let before = THREADS_FAILED.load(Ordering::Relaxed);
+        std::thread::spawn(|| {
+            finish_static::<()>(Err(Failure::new(Error::ERR_INVALID_DATA, "at byte 0")));
+            assert!(THREADS_FAILED.load(Ordering::Relaxed) >= 1);
+        })
+        .join()
+        .unwrap();
+        assert_eq!(THREADS_FAILED.load(Ordering::Relaxed), before);
     }
 }

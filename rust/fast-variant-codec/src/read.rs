@@ -82,6 +82,16 @@ const PARALLEL_STRINGS_MIN: usize = 4096;
 /// The builder of engine Variants.
 pub struct VariantBuilder {
     ffi: &'static Ffi,
+    /// The Dictionaries begun (keys are kept from the second on; see [`KeyCache`]).
+    dictionaries: usize,
+    /// Made when first needed: one small value per call needs neither cache, and a builder
+    /// of one word to set and one to check when dropped costs such a call least.
+    caches: Option<Box<Caches>>,
+}
+
+/// What a builder keeps of what it made, for the values after.
+#[derive(Default)]
+struct Caches {
     keys: KeyCache,
     node_paths: NodePathCache,
 }
@@ -90,9 +100,13 @@ impl VariantBuilder {
     pub fn new() -> Self {
         VariantBuilder {
             ffi: ffi(),
-            keys: KeyCache::default(),
-            node_paths: NodePathCache::default(),
+            dictionaries: 0,
+            caches: None,
         }
+    }
+
+    fn caches(&mut self) -> &mut Caches {
+        self.caches.get_or_insert_with(Box::default)
     }
 
     /// As [`decode_variant`], by this builder (a batch decodes all its packets by one, so
@@ -105,6 +119,22 @@ impl VariantBuilder {
     ) -> Result<(Variant, usize), ReadError> {
         decode_with(bytes, base, opts, self).map(|(item, used)| (item.into_variant(), used))
     }
+}
+
+impl Drop for VariantBuilder {
+    /// The check for caches inline (a builder of one small value has none), their drop
+    /// out of line: the drop of the `Option` would be a call for every builder.
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(caches) = self.caches.take() {
+            drop_caches(caches);
+        }
+    }
+}
+
+#[inline(never)]
+fn drop_caches(caches: Box<Caches>) {
+    drop(caches);
 }
 
 /// A decoded Variant on its way through the decoder to its container, held as its three
@@ -148,19 +178,25 @@ impl Item {
         }
     }
 
+    /// The item's words, read one at a time (volatile reads, which the compiler does not
+    /// merge); its Variant's ownership passes to the caller.
     #[inline(always)]
-    fn into_variant(self) -> Variant {
+    fn into_words(self) -> [u64; 3] {
         let item = std::mem::ManuallyDrop::new(self);
         // SAFETY: reads of the item's own fields.
-        let words = unsafe {
+        unsafe {
             [
                 std::ptr::from_ref(&item.0).read_volatile(),
                 std::ptr::from_ref(&item.1).read_volatile(),
                 std::ptr::from_ref(&item.2).read_volatile(),
             ]
-        };
+        }
+    }
+
+    #[inline(always)]
+    fn into_variant(self) -> Variant {
         // SAFETY: the words of the Variant the item owned, whose ownership passes back.
-        unsafe { std::mem::transmute::<[u64; 3], Variant>(words) }
+        unsafe { std::mem::transmute::<[u64; 3], Variant>(self.into_words()) }
     }
 
     /// Moves the item's Variant into `*dst`, a word at a time, dropping the one there.
@@ -169,15 +205,15 @@ impl Item {
     /// `dst` points to a live Variant that nothing else reads or writes meanwhile.
     #[inline(always)]
     unsafe fn replace(self, dst: *mut Variant) {
-        let item = std::mem::ManuallyDrop::new(self);
+        let [a, b, c] = self.into_words();
         // SAFETY: the caller's promise; the words of the item's Variant, whose ownership
-        // passes to `*dst` (the item is not dropped).
+        // passes to `*dst`.
         unsafe {
             ffi().drop_in_place(dst);
             let words = dst.cast::<u64>();
-            words.write(item.0);
-            words.add(1).write(item.1);
-            words.add(2).write(item.2);
+            words.write(a);
+            words.add(1).write(b);
+            words.add(2).write(c);
         }
     }
 }
@@ -207,7 +243,6 @@ const KEY_PROBES: usize = 4;
 #[derive(Default)]
 struct KeyCache {
     slots: ProbedSlots<CachedKey, KEY_SLOTS>,
-    dictionaries: usize,
 }
 
 struct CachedKey {
@@ -218,17 +253,10 @@ struct CachedKey {
 }
 
 impl KeyCache {
-    fn dictionary_begun(&mut self) {
-        self.dictionaries = self.dictionaries.saturating_add(1);
-    }
-
     /// The String Variant of the key `text`, made by `ffi` the first time; `None` when it
-    /// is not kept.
+    /// is not kept (a long key).
     #[inline]
     fn get(&mut self, ffi: &Ffi, text: &str) -> Option<&Variant> {
-        if self.dictionaries < 2 {
-            return None;
-        }
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
         let cached = self.slots.get_or_insert(
@@ -488,7 +516,9 @@ impl Build for VariantBuilder {
         match path.encoded() {
             // Kept by its bytes (see `NodePathCache`); made, else the engine's own decoding
             // of the same bytes.
-            Some(encoded) => Ok(Item::from_engine(self.node_paths.get(encoded, made))),
+            Some(encoded) => Ok(Item::from_engine(
+                self.caches().node_paths.get(encoded, made),
+            )),
             // A path the generation's rules changed: made from its texts.
             None => match made() {
                 Some(path) => Ok(Item::from_engine(path)),
@@ -660,7 +690,7 @@ impl Build for VariantBuilder {
         value_type: &ContainerType,
         _capacity: usize,
     ) -> Result<DictionaryFill, ReadError> {
-        self.keys.dictionary_begun();
+        self.dictionaries = self.dictionaries.saturating_add(1);
         let typed = *key_type != ContainerType::Untyped || *value_type != ContainerType::Untyped;
         let dictionary = if typed {
             typed_dictionary(&element_spec(key_type)?, &element_spec(value_type)?)
@@ -693,7 +723,11 @@ impl Build for VariantBuilder {
     ) -> Result<(), ReadError> {
         let value = value.into_variant();
         let ffi = self.ffi;
-        match self.keys.get(ffi, key) {
+        let kept = match self.dictionaries {
+            0 | 1 => None,
+            _ => self.caches().keys.get(ffi, key),
+        };
+        match kept {
             Some(key) => ffi.set_entry(&mut fill.dictionary, key, value),
             None => {
                 let key = ffi.string_variant(key);
