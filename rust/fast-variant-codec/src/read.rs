@@ -459,6 +459,7 @@ impl Build for VariantBuilder {
         Ok(Item::from_engine(to_variant::variant(&v)?))
     }
 
+    #[inline(always)]
     fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
         // The types a Variant holds inline are made in place; the others (Transform2D,
         // AABB, Basis, Transform3D, Projection) from their components by the engine.

@@ -221,7 +221,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next value of `T`, little-endian; `what` names it for the truncation error.
-    #[inline]
+    #[inline(always)]
     pub fn read<T: Plain>(&mut self, what: &'static str) -> Result<T, DecodeError> {
         self.take(T::SIZE, what).map(T::from_le)
     }
