@@ -1323,34 +1323,65 @@ impl Ffi {
     }
 
     /// A Variant holding the untyped `dictionary`, moved in (no reference counting).
-    #[inline]
-    pub fn dictionary_variant(&self, dictionary: VarDictionary) -> Variant {
-        self.moved_into_variant(VariantType::DICTIONARY, dictionary)
+    ///
+    /// # Safety
+    /// The dictionary's ownership passes to the Variant: the caller forgets `dictionary`
+    /// (`std::mem::forget`) and does not use it again.
+    #[inline(always)]
+    pub unsafe fn dictionary_variant_at(&self, dictionary: &VarDictionary) -> Variant {
+        // SAFETY: the caller's promise.
+        unsafe { self.moved_into_variant_at(VariantType::DICTIONARY, dictionary) }
     }
 
     /// A Variant holding the untyped `array`, moved in (no reference counting).
-    #[inline]
-    pub fn array_variant(&self, array: VarArray) -> Variant {
-        self.moved_into_variant(VariantType::ARRAY, array)
+    ///
+    /// # Safety
+    /// As [`dictionary_variant_at`](Self::dictionary_variant_at), for `array`.
+    #[inline(always)]
+    pub unsafe fn array_variant_at(&self, array: &VarArray) -> Variant {
+        // SAFETY: the caller's promise.
+        unsafe { self.moved_into_variant_at(VariantType::ARRAY, array) }
+    }
+
+    /// A Variant of type `t` holding `value`, an engine String, StringName, untyped Array
+    /// or untyped Dictionary of that type, moved in (see
+    /// [`moved_into_variant_at`](Self::moved_into_variant_at)).
+    #[inline(always)]
+    fn moved_into_variant<T: GodotFfi + ToGodot>(&self, t: VariantType, value: T) -> Variant {
+        // SAFETY: `value` is forgotten right after.
+        let variant = unsafe { self.moved_into_variant_at(t, &value) };
+        std::mem::forget(value);
+        variant
     }
 
     /// A Variant of type `t` holding `value`, an engine String, StringName, untyped Array
     /// or untyped Dictionary of that type: one pointer, which moves into the Variant when
     /// the layout is known (gdext's wrappers hold nothing else that owns: an Array's or
     /// Dictionary's cache of untyped element types owns nothing); else gdext's conversion.
-    #[inline]
-    fn moved_into_variant<T: GodotFfi + ToGodot>(&self, t: VariantType, value: T) -> Variant {
+    /// The word is read where `value` is: a moved wrapper is copied 16 bytes at a time,
+    /// and reading that copy waits for the narrower writes that made it.
+    ///
+    /// # Safety
+    /// The value's ownership passes to the Variant: the caller forgets `value` and does not
+    /// use it again.
+    #[inline(always)]
+    unsafe fn moved_into_variant_at<T: GodotFfi + ToGodot>(
+        &self,
+        t: VariantType,
+        value: &T,
+    ) -> Variant {
         if self.layout {
             // SAFETY: the layout is known, and `value`, of type `t`, is the one word the
             // engine keeps at the value offset (the probe checks each of these types);
-            // its ownership passes to the Variant.
+            // its ownership passes to the Variant, as the caller promises.
             unsafe {
-                let value = ManuallyDrop::new(value);
                 let word = value.sys().cast::<u64>().read_unaligned();
                 Self::from_words(t, [word, 0])
             }
         } else {
-            value.to_variant()
+            // SAFETY: the caller gives up `value`: this owned copy of it is dropped after
+            // the conversion took its own reference.
+            unsafe { std::ptr::read(value) }.to_variant()
         }
     }
 }

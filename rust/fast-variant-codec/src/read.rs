@@ -679,7 +679,12 @@ impl Build for VariantBuilder {
             unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
         }
         Ok(match fill.elements {
-            Elements::Any => Item::new(self.ffi.array_variant(fill.array)),
+            Elements::Any => {
+                // SAFETY: the array is forgotten right after; its reference is the Variant's.
+                let array = unsafe { self.ffi.array_variant_at(&fill.array) };
+                std::mem::forget(fill.array);
+                Item::new(array)
+            }
             _ => Item::from_engine(fill.array.to_variant()),
         })
     }
@@ -748,7 +753,10 @@ impl Build for VariantBuilder {
         Ok(if fill.typed {
             Item::from_engine(fill.dictionary.to_variant())
         } else {
-            Item::new(self.ffi.dictionary_variant(fill.dictionary))
+            // SAFETY: as in `end_array`.
+            let dictionary = unsafe { self.ffi.dictionary_variant_at(&fill.dictionary) };
+            std::mem::forget(fill.dictionary);
+            Item::new(dictionary)
         })
     }
 }
