@@ -405,14 +405,7 @@ impl FastVariantCodec {
 
     /// Records the outcome of a `decode`: its failure, else the bytes it used.
     pub(crate) fn finish_decode(&self, outcome: Result<usize, Failure>) {
-        let mut last = self.last_call();
-        match outcome {
-            Ok(used) => {
-                last.failure = None;
-                last.decoded_size = used;
-            }
-            Err(failure) => last.failure = Some(failure),
-        }
+        self.record(outcome, |last, &used| last.decoded_size = used);
     }
 
     pub(crate) fn write_mode(&self) -> WriteMode {
@@ -492,10 +485,21 @@ impl FastVariantCodec {
 
     /// Records the outcome of a call (keeping the decoded size of the last `decode`).
     pub(crate) fn finish<T>(&self, result: Result<T, Failure>) -> Option<T> {
+        self.record(result, |_, _| {})
+    }
+
+    /// Records the outcome of a call: its failure, else none and what `on_success` keeps
+    /// of its result.
+    fn record<T>(
+        &self,
+        result: Result<T, Failure>,
+        on_success: impl FnOnce(&mut LastCall, &T),
+    ) -> Option<T> {
         let mut last = self.last_call();
         match result {
             Ok(value) => {
                 last.failure = None;
+                on_success(&mut last, &value);
                 Some(value)
             }
             Err(failure) => {

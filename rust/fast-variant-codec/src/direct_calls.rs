@@ -72,49 +72,42 @@ impl Drop for KeptFailure {
     }
 }
 
+/// What the engine is told of the [`Method`] `$m`: its name, signature, defaults and call
+/// functions. A macro, not a generic function: gdext's bound on the argument types
+/// (`ParamTuple`) is not exported, so it is checked on each method's own types.
+macro_rules! method_info {
+    ($m:ty) => {
+        ClassMethodInfo::from_signature::<
+            FastVariantCodec,
+            <$m as Method>::Params,
+            <$m as Method>::Ret,
+        >(
+            StringName::from(<$m as Method>::NAME),
+            Some(varcall::<$m>),
+            Some(ptrcall::<$m>),
+            match <$m as Method>::STATIC {
+                true => MethodFlags::NORMAL | MethodFlags::STATIC,
+                false => MethodFlags::NORMAL,
+            },
+            <$m as Method>::PARAM_NAMES,
+            <$m as Method>::defaults(),
+        )
+    };
+}
+
 /// Registers the four methods on the class (which gdext registered before).
 pub fn register() {
-    let instance = MethodFlags::NORMAL;
-    let static_ = MethodFlags::NORMAL | MethodFlags::STATIC;
-    // SAFETY: each pair of functions reads the arguments the signature says, as Variants
+    // SAFETY: each method's functions read the arguments its signature says, as Variants
     // (varcall, which checks their count and types) and as type pointers (ptrcall), and
-    // returns its return type (as a Variant and into the type pointer); the instance
+    // return its return type (as a Variant and into the type pointer); the instance
     // methods' functions take the instance of this class the engine passes, the static
     // ones none.
     let methods = unsafe {
         [
-            ClassMethodInfo::from_signature::<FastVariantCodec, (Variant,), PackedByteArray>(
-                StringName::from("encode"),
-                Some(varcall::<Encode>),
-                Some(ptrcall::<Encode>),
-                instance,
-                &["value"],
-                Vec::new(),
-            ),
-            ClassMethodInfo::from_signature::<FastVariantCodec, (PackedByteArray, i64), Variant>(
-                StringName::from("decode"),
-                Some(varcall::<Decode>),
-                Some(ptrcall::<Decode>),
-                instance,
-                &["bytes", "offset"],
-                vec![Variant::from(Decode::DEFAULT_OFFSET)],
-            ),
-            ClassMethodInfo::from_signature::<FastVariantCodec, (PackedByteArray,), Variant>(
-                StringName::from("bytes_to_var"),
-                Some(varcall::<BytesToVar>),
-                Some(ptrcall::<BytesToVar>),
-                static_,
-                &["bytes"],
-                Vec::new(),
-            ),
-            ClassMethodInfo::from_signature::<FastVariantCodec, (Variant,), PackedByteArray>(
-                StringName::from("var_to_bytes"),
-                Some(varcall::<VarToBytes>),
-                Some(ptrcall::<VarToBytes>),
-                static_,
-                &["value"],
-                Vec::new(),
-            ),
+            method_info!(Encode),
+            method_info!(Decode),
+            method_info!(BytesToVar),
+            method_info!(VarToBytes),
         ]
     };
     for method in methods {
@@ -242,7 +235,7 @@ unsafe fn decode_bytes(
     ret: *mut Variant,
 ) -> Result<usize, Failure> {
     // SAFETY: the caller's promises.
-    let outcome = unsafe { decode_at(bytes, offset, opts, ret) };
+    let outcome = unsafe { try_decode_bytes(bytes, offset, opts, ret) };
     if outcome.is_err() {
         // SAFETY: the caller's live Variant, replaced (dropping the old one).
         unsafe { *ret = Variant::nil() };
@@ -255,7 +248,7 @@ unsafe fn decode_bytes(
 /// # Safety
 /// As [`decode_bytes`].
 #[inline(always)]
-unsafe fn decode_at(
+unsafe fn try_decode_bytes(
     bytes: *const c_void,
     offset: i64,
     opts: &DecodeOptions,
@@ -408,22 +401,63 @@ unsafe fn encode(instance: sys::GDExtensionClassInstancePtr, value: &Variant, re
 /// [`check_arguments`] checks first, and a live return Variant. The instance methods are
 /// called on a live instance of this class, as the engine passes it.
 trait Method {
-    /// The arguments' types (`NIL`: any Variant).
-    const TYPES: &'static [VariantType];
-    /// How many arguments a call must give (the others have defaults).
-    const REQUIRED: usize;
-    /// The return type: `NIL` (a Variant) or `PACKED_BYTE_ARRAY`.
-    const RETURNS: VariantType;
+    /// Its name in the class.
+    const NAME: &'static str;
+    /// Its arguments' types.
+    type Params: Params;
+    /// Its arguments' names.
+    const PARAM_NAMES: &'static [&'static str];
+    /// Its return type.
+    type Ret: Slot;
+    /// How many arguments a call must give (the others have [`defaults`](Self::defaults)).
+    const REQUIRED: usize = <Self::Params as Params>::TYPES.len();
     /// Static (no instance): its outcome is this thread's, else the instance's.
     const STATIC: bool;
 
+    /// The values of the last arguments when a call leaves them out.
+    fn defaults() -> Vec<Variant> {
+        Vec::new()
+    }
+
     /// # Safety
-    /// A varcall of the method, its arguments checked against [`Self::TYPES`].
+    /// A varcall of the method, its arguments checked against its [`Params`].
     unsafe fn varcall(call: Varcall);
 
     /// # Safety
     /// A ptrcall of the method.
     unsafe fn ptrcall(call: Ptrcall);
+}
+
+/// A type the methods take or return, as a Variant holds it.
+trait Slot {
+    /// Its Variant type (`NIL`: any Variant).
+    const TYPE: VariantType;
+}
+
+impl Slot for Variant {
+    const TYPE: VariantType = VariantType::NIL;
+}
+
+impl Slot for PackedByteArray {
+    const TYPE: VariantType = VariantType::PACKED_BYTE_ARRAY;
+}
+
+impl Slot for i64 {
+    const TYPE: VariantType = VariantType::INT;
+}
+
+/// A method's argument types, as a varcall checks them (and gdext registers them).
+trait Params {
+    /// The arguments' Variant types, in order.
+    const TYPES: &'static [VariantType];
+}
+
+impl<A: Slot> Params for (A,) {
+    const TYPES: &'static [VariantType] = &[A::TYPE];
+}
+
+impl<A: Slot, B: Slot> Params for (A, B) {
+    const TYPES: &'static [VariantType] = &[A::TYPE, B::TYPE];
 }
 
 /// A varcall: its instance, its arguments (checked) and its return Variant.
@@ -474,7 +508,7 @@ unsafe extern "C" fn varcall<M: Method>(
     // SAFETY: the engine's varcall of the method `M` (see `Method`), its arguments checked
     // first; its return value is a Variant.
     unsafe {
-        if check_arguments(args, argc, M::REQUIRED, M::TYPES, err) {
+        if check_arguments(args, argc, M::REQUIRED, M::Params::TYPES, err) {
             let call = Varcall {
                 instance,
                 args,
@@ -498,7 +532,7 @@ unsafe extern "C" fn ptrcall<M: Method>(
         ret,
     };
     // SAFETY: the engine's ptrcall of the method `M` (see `Method`); its return value is
-    // of `M::RETURNS`, by a type pointer.
+    // of `M::Ret`, by a type pointer.
     unsafe { entry::<M>(instance, Returned::Typed(ret.cast()), || M::ptrcall(call)) };
 }
 
@@ -542,9 +576,9 @@ unsafe fn panicked<M: Method>(
 ) {
     godot_error!("FastVariantCodec: {}", failure.message);
     let recover = || {
-        // SAFETY: the call's live return value, of `M::RETURNS`.
+        // SAFETY: the call's live return value, of `M::Ret`.
         unsafe {
-            match (M::RETURNS, ret) {
+            match (M::Ret::TYPE, ret) {
                 (VariantType::PACKED_BYTE_ARRAY, Returned::Variant(v)) => {
                     bytes_returned(v.cast());
                 }
@@ -569,9 +603,10 @@ unsafe fn panicked<M: Method>(
 struct BytesToVar;
 
 impl Method for BytesToVar {
-    const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY];
-    const REQUIRED: usize = 1;
-    const RETURNS: VariantType = VariantType::NIL;
+    const NAME: &'static str = "bytes_to_var";
+    type Params = (PackedByteArray,);
+    const PARAM_NAMES: &'static [&'static str] = &["bytes"];
+    type Ret = Variant;
     const STATIC: bool = true;
 
     unsafe fn varcall(call: Varcall) {
@@ -589,9 +624,10 @@ impl Method for BytesToVar {
 struct VarToBytes;
 
 impl Method for VarToBytes {
-    const TYPES: &'static [VariantType] = &[VariantType::NIL];
-    const REQUIRED: usize = 1;
-    const RETURNS: VariantType = VariantType::PACKED_BYTE_ARRAY;
+    const NAME: &'static str = "var_to_bytes";
+    type Params = (Variant,);
+    const PARAM_NAMES: &'static [&'static str] = &["value"];
+    type Ret = PackedByteArray;
     const STATIC: bool = true;
 
     unsafe fn varcall(call: Varcall) {
@@ -614,10 +650,16 @@ impl Decode {
 }
 
 impl Method for Decode {
-    const TYPES: &'static [VariantType] = &[VariantType::PACKED_BYTE_ARRAY, VariantType::INT];
+    const NAME: &'static str = "decode";
+    type Params = (PackedByteArray, i64);
+    const PARAM_NAMES: &'static [&'static str] = &["bytes", "offset"];
+    type Ret = Variant;
     const REQUIRED: usize = 1;
-    const RETURNS: VariantType = VariantType::NIL;
     const STATIC: bool = false;
+
+    fn defaults() -> Vec<Variant> {
+        vec![Variant::from(Self::DEFAULT_OFFSET)]
+    }
 
     unsafe fn varcall(call: Varcall) {
         // SAFETY: see `Method`.
@@ -648,9 +690,10 @@ impl Method for Decode {
 struct Encode;
 
 impl Method for Encode {
-    const TYPES: &'static [VariantType] = &[VariantType::NIL];
-    const REQUIRED: usize = 1;
-    const RETURNS: VariantType = VariantType::PACKED_BYTE_ARRAY;
+    const NAME: &'static str = "encode";
+    type Params = (Variant,);
+    const PARAM_NAMES: &'static [&'static str] = &["value"];
+    type Ret = PackedByteArray;
     const STATIC: bool = false;
 
     unsafe fn varcall(call: Varcall) {
