@@ -15,6 +15,17 @@ macro_rules! variant_types {
             /// Every type, in id order.
             pub const ALL: [VariantType; [$(VariantType::$variant),*].len()] = [$(VariantType::$variant),*];
 
+            /// The type with this Godot 4 id, if any: a compare per type, which the
+            /// compiler folds into one bounds check (the ids are the discriminants), where
+            /// a table would add a dependent load to every header read.
+            #[inline(always)]
+            pub const fn from_id(id: u32) -> Option<VariantType> {
+                $(if id == VariantType::$variant as u32 {
+                    return Some(VariantType::$variant);
+                })*
+                None
+            }
+
             /// The engine's name for the type, as `type_string()` gives it.
             pub fn name(self) -> &'static str {
                 match self {
@@ -72,11 +83,6 @@ impl VariantType {
     pub const fn id(self) -> u32 {
         self as u32
     }
-
-    /// The type with this Godot 4 id, if any.
-    pub fn from_id(id: u32) -> Option<VariantType> {
-        Self::ALL.get(usize::try_from(id).ok()?).copied()
-    }
 }
 
 impl std::fmt::Display for VariantType {
@@ -96,7 +102,8 @@ impl std::fmt::Display for VariantType {
 pub struct Generation {
     number: u8,
     /// `wire_ids[wire id]` is the type that id stands for; `None` for ids of Godot 2 types
-    /// without a Godot 4 twin (see [`Godot2Type`]).
+    /// without a Godot 4 twin (see [`Godot2Type`]). Empty for Godot 4, whose wire ids are
+    /// the types' ids ([`VariantType::from_id`]).
     wire_ids: &'static [Option<VariantType>],
 }
 
@@ -109,18 +116,6 @@ pub enum Godot2Type {
     /// `InputEvent`, wire id 19.
     InputEvent,
 }
-
-const fn all_types() -> [Option<VariantType>; VariantType::ALL.len()] {
-    let mut table = [None; VariantType::ALL.len()];
-    let mut i = 0;
-    while i < table.len() {
-        table[i] = Some(VariantType::ALL[i]);
-        i += 1;
-    }
-    table
-}
-
-const GODOT_4_IDS: [Option<VariantType>; VariantType::ALL.len()] = all_types();
 
 /// Godot 3.x `Variant::Type`, in its order, as the Godot 4 types they are read as.
 const GODOT_3_IDS: [Option<VariantType>; 27] = {
@@ -184,7 +179,7 @@ impl Generation {
     /// Godot 4.x: wire ids are `Variant::Type` ids.
     pub const GODOT_4: Generation = Generation {
         number: 4,
-        wire_ids: &GODOT_4_IDS,
+        wire_ids: &[],
     };
 
     /// Godot 3.x: 27 types, no typed containers, math types always in 32 bits, an RID
@@ -227,6 +222,9 @@ impl Generation {
     /// The type a wire id stands for in this generation.
     #[inline(always)]
     pub fn type_of(&self, wire_id: u32) -> Option<VariantType> {
+        if self.number == 4 {
+            return VariantType::from_id(wire_id);
+        }
         *self.wire_ids.get(usize::try_from(wire_id).ok()?)?
     }
 
