@@ -243,7 +243,9 @@ unsafe fn decode_bytes(
     outcome
 }
 
-/// [`decode_bytes`] but for the nil on error.
+/// [`decode_bytes`] but for the nil on error. A function of its own: merged into
+/// `decode_bytes` (its early returns made a `match`), the same work compiles to a static
+/// int decode ~1 ns slower per call.
 ///
 /// # Safety
 /// As [`decode_bytes`].
