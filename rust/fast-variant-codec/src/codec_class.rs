@@ -7,15 +7,15 @@
 //! so calls share the instance; so do the property setters, whose values are atomics: a
 //! call reads the properties once, when it starts, and a setter never waits for running
 //! calls (gdext's `&mut self` setters could fail against another thread's running call).
-//! The outcome of the last call (error, decoded size) sits behind a `Mutex`; with several
-//! threads on one instance, "last" is whichever call finished last, so a thread that reads
-//! `get_error()` should have its own instance.
+//! The outcome of the last call (error, decoded size) is kept in atomics and a `Mutex`;
+//! with several threads on one instance, "last" is whichever call finished last, so a
+//! thread that reads `get_error()` should have its own instance.
 
 use std::any::Any;
 use std::cell::Cell;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use godot::builtin::{
@@ -85,7 +85,7 @@ pub struct FastVariantCodec {
     #[var(set = set_format)]
     #[init(val = Shared(AtomicI64::new(4)))]
     format: Shared<AtomicI64>,
-    last_call: Mutex<LastCall>,
+    last_call: LastCall,
 }
 
 const _: () = assert!(MAX_RECURSION_DEPTH == 1024, "update max_depth's default");
@@ -93,9 +93,21 @@ const _: () = assert!(MAX_RECURSION_DEPTH == 1024, "update max_depth's default")
 /// The outcome of the last call.
 #[derive(Debug, Default)]
 struct LastCall {
-    failure: Option<Failure>,
+    /// Whether `kept` holds a failure; set only with `kept` locked. While it does not, a
+    /// successful call has nothing to clear and leaves the lock alone: a lock and unlock,
+    /// two atomic read-modify-writes, are a large share of one small value's `decode`.
+    /// Read unlocked, a stale `false` only orders this call's success before the failure
+    /// another thread is recording.
+    failed: AtomicBool,
     /// Bytes the last successful `decode` used.
-    decoded_size: usize,
+    decoded_size: AtomicUsize,
+    kept: Mutex<Kept>,
+}
+
+/// What [`LastCall`] keeps behind its lock.
+#[derive(Debug, Default)]
+struct Kept {
+    failure: Option<Failure>,
     /// What the last `convert` or `convert_stream` could not carry over.
     conversion_report: PackedStringArray,
 }
@@ -187,7 +199,7 @@ impl FastVariantCodec {
     fn set_format(&self, format: i64) {
         match generation_of(format) {
             Ok(_) => self.format.0.store(format, Ordering::Relaxed),
-            Err(failure) => self.last_call().failure = Some(failure),
+            Err(failure) => self.fail(failure),
         }
     }
 
@@ -220,7 +232,9 @@ impl FastVariantCodec {
     /// counts them ([code]decode_var_size[/code]); 0 before any.
     #[func(gd_self)]
     fn get_decoded_size(this: Gd<Self>) -> i64 {
-        Self::unbound(&this, |codec| codec.last_call().decoded_size as i64)
+        Self::unbound(&this, |codec| {
+            codec.last_call.decoded_size.load(Ordering::Relaxed) as i64
+        })
     }
 
     /// How many bytes [method encode] would give for [param value], without writing them;
@@ -245,7 +259,7 @@ impl FastVariantCodec {
     fn get_error(this: Gd<Self>) -> Error {
         Self::unbound(&this, |codec| {
             codec
-                .last_call()
+                .kept()
                 .failure
                 .as_ref()
                 .map_or(Error::OK, |failure| failure.error)
@@ -259,7 +273,7 @@ impl FastVariantCodec {
     fn get_error_message(this: Gd<Self>) -> String {
         Self::unbound(&this, |codec| {
             codec
-                .last_call()
+                .kept()
                 .failure
                 .as_ref()
                 .map_or_else(String::new, |failure| failure.message.clone())
@@ -358,7 +372,7 @@ impl FastVariantCodec {
     /// came through whole.
     #[func(gd_self)]
     fn get_conversion_report(this: Gd<Self>) -> PackedStringArray {
-        Self::unbound(&this, |codec| codec.last_call().conversion_report.clone())
+        Self::unbound(&this, |codec| codec.kept().conversion_report.clone())
     }
 }
 
@@ -405,7 +419,9 @@ impl FastVariantCodec {
 
     /// Records the outcome of a `decode`: its failure, else the bytes it used.
     pub(crate) fn finish_decode(&self, outcome: Result<usize, Failure>) {
-        self.record(outcome, |last, &used| last.decoded_size = used);
+        self.record(outcome, |last, &used| {
+            last.decoded_size.store(used, Ordering::Relaxed);
+        });
     }
 
     pub(crate) fn write_mode(&self) -> WriteMode {
@@ -451,7 +467,7 @@ impl FastVariantCodec {
             let line = |p: &Problem| GString::from(&p.to_string());
             report.problems.iter().map(line).collect()
         });
-        self.last_call().conversion_report = PackedStringArray::from(report);
+        self.kept().conversion_report = PackedStringArray::from(report);
         converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
             write::packed_bytes(&bytes)
         })
@@ -468,11 +484,28 @@ impl FastVariantCodec {
         usize::try_from(self.max_depth.0.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
-    fn last_call(&self) -> std::sync::MutexGuard<'_, LastCall> {
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
         // A panic while the lock was held left nothing half-written worth refusing.
         self.last_call
+            .kept
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records `failure` as the outcome of the last call.
+    #[cold]
+    fn fail(&self, failure: Failure) {
+        let mut kept = self.kept();
+        kept.failure = Some(failure);
+        self.last_call.failed.store(true, Ordering::Relaxed);
+    }
+
+    /// Clears the failure of an earlier call after a success.
+    #[cold]
+    fn clear_failure(&self) {
+        let mut kept = self.kept();
+        kept.failure = None;
+        self.last_call.failed.store(false, Ordering::Relaxed);
     }
 
     /// Records the outcome of a batch: the first element that failed (by its index), or
@@ -493,17 +526,18 @@ impl FastVariantCodec {
     fn record<T>(
         &self,
         result: Result<T, Failure>,
-        on_success: impl FnOnce(&mut LastCall, &T),
+        on_success: impl FnOnce(&LastCall, &T),
     ) -> Option<T> {
-        let mut last = self.last_call();
         match result {
             Ok(value) => {
-                last.failure = None;
-                on_success(&mut last, &value);
+                on_success(&self.last_call, &value);
+                if self.last_call.failed.load(Ordering::Relaxed) {
+                    self.clear_failure();
+                }
                 Some(value)
             }
             Err(failure) => {
-                last.failure = Some(failure);
+                self.fail(failure);
                 None
             }
         }
