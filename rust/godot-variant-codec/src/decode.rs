@@ -583,9 +583,19 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     fn packed_strings(&mut self) -> Result<B::Value, B::Error> {
         let count = read_packed_strings_count(&mut self.r)?;
         let mut strings = Vec::with_capacity(self.capacity_for(count as u32, 4));
+        // How far the input ahead of the cursor has been asked for (see `PREFETCH_AHEAD`).
+        let mut fetched = self.r.consumed();
         for _ in 0..count {
             match read_raw_text(&mut self.r) {
-                Ok(raw) => strings.push(raw),
+                Ok(raw) => {
+                    let jumped = raw.length as usize >= LONG_TEXT;
+                    strings.push(raw);
+                    if jumped {
+                        let at = self.r.consumed();
+                        self.r.prefetch(fetched.max(at), at + PREFETCH_AHEAD);
+                        fetched = at + PREFETCH_AHEAD;
+                    }
+                }
                 Err(past_end) => {
                     // A text before the one that runs past the end fails first.
                     strings.iter().try_for_each(|raw| raw.text().map(drop))?;
@@ -1116,6 +1126,18 @@ pub(crate) fn read_packed<'a>(
         bytes,
     })
 }
+
+/// A PackedStringArray's texts are read after the walk over their length words that finds
+/// them (see [`Build::packed_strings`]). A text of this many bytes or more is jumped over,
+/// and the next length word's address depends on this one's value: a chain of cache
+/// misses, one per text, that the processor's own prefetching (which follows reads that go
+/// line after line) does not break. After such a jump the walk asks for the input up to
+/// [`PREFETCH_AHEAD`] bytes further, so that the next words are on their way while it
+/// goes; shorter texts are walked line after line.
+const LONG_TEXT: usize = 128;
+/// How far ahead of the walk over long texts the input is asked for: a few texts' worth
+/// (further ahead, the requests outrun what the memory system keeps in flight).
+const PREFETCH_AHEAD: usize = 2048;
 
 /// A PackedStringArray's count; its strings follow, each as [`read_text`].
 pub(crate) fn read_packed_strings_count(r: &mut Reader<'_>) -> Result<usize, DecodeError> {
