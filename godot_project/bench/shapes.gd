@@ -1,6 +1,6 @@
 ## Other shapes than the speed targets' (no targets): engine vs codec on every packed
-## type, Arrays of each kind of element, typed containers, StringName and int keys, long
-## and non-ASCII strings, NodePaths, deep nesting, a save game, and batches of mixed
+## type, Arrays of each kind of element, typed containers, StringName and int keys, long,
+## medium and non-ASCII strings, NodePaths, deep nesting, a save game, and batches of mixed
 ## values. Finds where the codec is not faster than the engine.
 ##
 ##   godot --headless --path godot_project --script res://bench/shapes.gd [-- --runs=N --only=TEXT]
@@ -51,6 +51,12 @@ func _initialize() -> void:
 	var long_strings := PackedStringArray()
 	for i in 10_000: long_strings.append("x".repeat(rng.randi_range(200, 1000)) + str(i))
 	shapes["PackedStringArray 10k long"] = long_strings
+	# A generator of its own: the shapes after it keep their data.
+	var medium_rng := RandomNumberGenerator.new()
+	medium_rng.seed = 7
+	var medium_strings := PackedStringArray()
+	for i in 40_000: medium_strings.append("y".repeat(medium_rng.randi_range(64, 256)) + str(i))
+	shapes["PackedStringArray 40k medium"] = medium_strings
 	var uni := PackedStringArray()
 	for i in 100_000: uni.append("é日本%d€" % i)
 	shapes["PackedStringArray 100k non-ASCII"] = uni
