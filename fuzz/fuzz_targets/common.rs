@@ -7,8 +7,8 @@
 
 use godot_variant_codec::stream::{decode_frames, encode_frame, FrameErrorKind};
 use godot_variant_codec::{
-    decode, encode, encoded_size, ContainerType, DecodeOptions, EncodeErrorKind, EncodeOptions,
-    Generation, Object, Precision, Value, MAX_RECURSION_DEPTH,
+    decode, decode_scalar, encode, encoded_size, ContainerType, DecodeError, DecodeOptions,
+    EncodeErrorKind, EncodeOptions, Generation, Object, Precision, Value, MAX_RECURSION_DEPTH,
 };
 
 /// How deeply `v` nests: 0 for a value holding no other value, else 1 + the deepest inside.
@@ -180,7 +180,9 @@ pub fn check_decode(data: &[u8]) {
             .with_allow_objects(allow_objects)
             .with_max_depth(max_depth)
             .with_generation(generation);
-        let (value, consumed) = match decode(bytes, &dopts) {
+        let decoded = decode(bytes, &dopts);
+        check_scalar_shortcut(bytes, &dopts, &decoded);
+        let (value, consumed) = match decoded {
             Ok(ok) => ok,
             Err(e) => {
                 // An error points into the input.
@@ -220,6 +222,29 @@ pub fn check_decode(data: &[u8]) {
         // (or, for a null-Object key, as the engine does, settles after a second round).
         check_reencoding_stable(&value, &first, &dopts, &eopts);
     }
+}
+
+/// `decode_scalar` gives what `decode` gives when that is nil, a bool, an int or a float,
+/// and the same count of bytes (compared as printed: a NaN is the same NaN); nothing for any
+/// other outcome.
+pub fn check_scalar_shortcut(
+    bytes: &[u8],
+    opts: &DecodeOptions,
+    decoded: &Result<(Value, usize), DecodeError>,
+) {
+    let scalar = |v: &Value| {
+        matches!(
+            v,
+            Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+        )
+    };
+    let expected = decoded.as_ref().ok().filter(|(v, _)| scalar(v));
+    let shortcut = decode_scalar(bytes, opts).map(|(s, used)| (Value::from(s), used));
+    assert_eq!(
+        format!("{shortcut:?}"),
+        format!("{expected:?}"),
+        "decode_scalar disagrees with decode on {bytes:02x?}"
+    );
 }
 
 /// decode -> encode -> decode -> encode on arbitrary bytes: the two encodings must be

@@ -390,20 +390,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// memory a call returned it in.
     #[inline(always)]
     fn scalar(&mut self, t: VariantType, wide: bool) -> Result<B::Value, B::Error> {
-        match t {
-            VariantType::Bool => {
-                let b = self.r.read::<u32>("bool")? != 0;
-                self.b.bool(b)
-            }
-            VariantType::Int => {
-                let i = read_int(&mut self.r, wide)?;
-                self.b.int(i)
-            }
-            VariantType::Float => {
-                let f = read_float(&mut self.r, wide)?;
-                self.b.float(f)
-            }
-            _ => self.b.nil(),
+        match read_scalar(&mut self.r, t, wide)? {
+            Scalar::Nil => self.b.nil(),
+            Scalar::Bool(b) => self.b.bool(b),
+            Scalar::Int(i) => self.b.int(i),
+            Scalar::Float(f) => self.b.float(f),
         }
     }
 
@@ -778,6 +769,47 @@ pub(crate) fn read_header(
         Some(t) => Ok((t, header)),
         None => Err(r.error_at(header_at, Kind::UnknownType(wire_id))),
     }
+}
+
+/// A value whose payload is read whole in place: nil, a bool, an int or a float (ints of
+/// 32 bits sign-extended, floats of 32 bits widened exactly).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    /// `null`.
+    Nil,
+    /// A bool (any non-zero word is `true`).
+    Bool(bool),
+    /// An int.
+    Int(i64),
+    /// A float.
+    Float(f64),
+}
+
+impl From<Scalar> for Value {
+    fn from(scalar: Scalar) -> Self {
+        match scalar {
+            Scalar::Nil => Value::Nil,
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Int(i) => Value::Int(i),
+            Scalar::Float(f) => Value::Float(f),
+        }
+    }
+}
+
+/// The payload of the scalar type `t` (see [`VariantType::is_scalar`]), after its header;
+/// `wide`: the header's 64-bit flag.
+#[inline(always)]
+pub(crate) fn read_scalar(
+    r: &mut Reader<'_>,
+    t: VariantType,
+    wide: bool,
+) -> Result<Scalar, DecodeError> {
+    Ok(match t {
+        VariantType::Bool => Scalar::Bool(r.read::<u32>("bool")? != 0),
+        VariantType::Int => Scalar::Int(read_int(r, wide)?),
+        VariantType::Float => Scalar::Float(read_float(r, wide)?),
+        _ => Scalar::Nil,
+    })
 }
 
 /// The type id in a header word: its low byte where the upper bits are flags (Godot 3

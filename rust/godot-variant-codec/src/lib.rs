@@ -38,7 +38,7 @@ pub mod value;
 pub mod wire;
 
 pub use class_names::{godot3_class, godot4_class};
-pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
+pub use decode::{Build, Packed, RawNodePath, RawText, Scalar, ValueBuilder};
 pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
 pub use types::{Generation, Godot2Type, VariantType};
@@ -309,6 +309,21 @@ pub fn decode_at(
     opts: &DecodeOptions,
 ) -> Result<(Value, usize), DecodeError> {
     decode_with(bytes, base, opts, &mut ValueBuilder)
+}
+
+/// The value at the start of `bytes` when it is nil, a bool, an int or a float, and the
+/// bytes it used, read by [`decode`]'s rules; `None` for any other value, and for bytes that
+/// do not hold a whole one (for which `decode` gives the error). One such value per call
+/// (a network packet, a setting) then skips the decoder's setup and its dispatch.
+#[inline]
+pub fn decode_scalar(bytes: &[u8], opts: &DecodeOptions) -> Option<(Scalar, usize)> {
+    let mut r = Reader::new(bytes, 0);
+    let (t, header) = decode::read_header(&mut r, opts.generation).ok()?;
+    if !t.is_scalar() {
+        return None;
+    }
+    let scalar = decode::read_scalar(&mut r, t, header & header::FLAG_64 != 0).ok()?;
+    Some((scalar, r.consumed()))
 }
 
 /// Like [`decode_at`], making the values with `builder` (see [`Build`]).

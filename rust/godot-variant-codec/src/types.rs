@@ -83,6 +83,12 @@ impl VariantType {
     pub const fn id(self) -> u32 {
         self as u32
     }
+
+    /// Nil, bool, int or float: the types whose payload is read whole in place (see
+    /// [`decode_scalar`](crate::decode_scalar)).
+    pub const fn is_scalar(self) -> bool {
+        matches!(self, Self::Nil | Self::Bool | Self::Int | Self::Float)
+    }
 }
 
 impl std::fmt::Display for VariantType {

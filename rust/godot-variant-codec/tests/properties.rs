@@ -2,10 +2,10 @@
 //! size function agrees with the bytes, and no input makes the decoder panic.
 
 use godot_variant_codec::{
-    decode, decode_with, encode, encoded_size, Array, Build, ContainerType, DecodeError,
-    DecodeOptions, Dictionary, EncodeErrorKind, EncodeOptions, FullObject, Generation, GodotError,
-    NodePath, Object, PackedReals, Precision, RawNodePath, Reals, Signal, Value, ValueBuilder,
-    VariantType,
+    decode, decode_scalar, decode_with, encode, encoded_size, Array, Build, ContainerType,
+    DecodeError, DecodeOptions, Dictionary, EncodeErrorKind, EncodeOptions, FullObject, Generation,
+    GodotError, NodePath, Object, PackedReals, Precision, RawNodePath, Reals, Signal, Value,
+    ValueBuilder, VariantType,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -614,4 +614,41 @@ fn whole_object_scripts_are_nil_or_paths() {
     let bytes = encode(&object(Value::Int(1)), &godot3).unwrap();
     let read = WITH_OBJECTS.with_generation(Generation::GODOT_3);
     assert_eq!(decode(&bytes, &read).unwrap().0, object(Value::Int(1)));
+}
+
+proptest! {
+    /// `decode_scalar` reads a scalar as `decode` does (the same value and byte count) and
+    /// nothing else: on encoded scalars and other values, cut short or not, and on any bytes.
+    #[test]
+    fn decode_scalar_is_decode_for_scalars(
+        value in prop_oneof![
+            Just(Value::Nil),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::Int),
+            any::<i32>().prop_map(|i| Value::Int(i.into())),
+            any::<f64>().prop_map(Value::Float),
+            any::<f32>().prop_map(|f| Value::Float(f.into())),
+            leaf(),
+        ],
+        noise in vec(any::<u8>(), 0..12),
+        cut in 0usize..12,
+        generation in prop_oneof![Just(Generation::GODOT_4), Just(Generation::GODOT_3), Just(Generation::GODOT_2)],
+    ) {
+        let dopts = DecodeOptions::default().with_generation(generation);
+        let eopts = EncodeOptions::default().with_generation(generation);
+        let mut inputs = vec![noise.clone()];
+        if let Ok(bytes) = encode(&value, &eopts) {
+            inputs.push(bytes[..bytes.len().saturating_sub(cut)].to_vec());
+            inputs.push([bytes, noise].concat());
+        }
+        for bytes in inputs {
+            let decoded = decode(&bytes, &dopts);
+            let expected = decoded.ok().filter(|(v, _)| {
+                matches!(v, Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_))
+            });
+            let shortcut = decode_scalar(&bytes, &dopts).map(|(s, used)| (Value::from(s), used));
+            // Compared as printed: a NaN is the same NaN.
+            prop_assert_eq!(format!("{:?}", shortcut), format!("{:?}", expected), "{:02x?}", bytes);
+        }
+    }
 }
