@@ -232,13 +232,10 @@ pub fn check_scalar_shortcut(
     opts: &DecodeOptions,
     decoded: &Result<(Value, usize), DecodeError>,
 ) {
-    let scalar = |v: &Value| {
-        matches!(
-            v,
-            Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)
-        )
-    };
-    let expected = decoded.as_ref().ok().filter(|(v, _)| scalar(v));
+    let expected = decoded
+        .as_ref()
+        .ok()
+        .filter(|(v, _)| v.variant_type().is_scalar());
     let shortcut = decode_scalar(bytes, opts).map(|(s, used)| (Value::from(s), used));
     assert_eq!(
         format!("{shortcut:?}"),

@@ -370,9 +370,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             VariantType::Object if !wide && self.generation.has_object_payload() => {
                 self.container(t, header, header_at, depth)
             }
-            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::Float => {
-                self.scalar(t, wide)
-            }
+            t if t.is_scalar() => self.scalar(t, wide),
             _ => self.leaf(t, wide),
         }
     }
