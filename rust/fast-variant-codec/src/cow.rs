@@ -32,6 +32,7 @@ use std::sync::OnceLock;
 use godot::builtin::{GString, PackedArray, PackedByteArray};
 use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
+use godot_variant_codec::wire::prefetch_line;
 
 use crate::engine_layout::{self, Probe, Verdict};
 
@@ -511,16 +512,9 @@ impl Buffers {
     #[inline]
     pub fn prefetch_chars(&self, text: &GString) {
         let data = string_data(text).cast::<u8>();
-        #[cfg(target_arch = "x86_64")]
         if !data.is_null() {
-            // SAFETY: a prefetch only hints; it does not fault, whatever the address.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(data.wrapping_sub(SIZE_BEFORE).cast());
-            }
+            prefetch_line(data.wrapping_sub(SIZE_BEFORE));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = data;
     }
 
     /// The characters of `text` (UTF-32 code units, without the NUL after them), read

@@ -128,6 +128,21 @@ pub fn plain_items<T: Plain>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
     )
 }
 
+/// Asks the processor to bring the cache line holding `address` into its cache, without
+/// waiting for it: a hint, which reads nothing and cannot fault, whatever the address
+/// (nothing on processors other than x86_64).
+#[inline(always)]
+pub fn prefetch_line(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints; it neither reads nor faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(address.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
+
 /// Bytes read from the input with a cursor. The cursor may pass the end by bytes the engine
 /// counts without checking they are there: the padding of a trailing PackedByteArray (up
 /// to 3), in Godot 2 also an Image's padding or an InputEvent's length word (up to 4);
@@ -174,24 +189,15 @@ impl<'a> Reader<'a> {
     }
 
     /// Asks the processor to bring the input's bytes `from..to` (clamped to the input) into
-    /// its cache, a line at a time, without waiting for them: a hint, which reads nothing.
-    /// Out of line and cold: a loop that calls it only now and then (after a long text)
-    /// stays as tight as without it.
+    /// its cache, a line at a time (see [`prefetch_line`]). Out of line and cold: a loop
+    /// that calls it only now and then (after a long text) stays as tight as without it.
     #[cold]
     #[inline(never)]
     pub(crate) fn prefetch(&self, from: usize, to: usize) {
         let to = to.min(self.input.len());
-        #[cfg(target_arch = "x86_64")]
         for at in (from..to).step_by(64) {
-            // SAFETY: a prefetch only hints; it neither reads nor faults. The address is
-            // inside the input.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(self.input.as_ptr().add(at).cast());
-            }
+            prefetch_line(self.input.as_ptr().wrapping_add(at));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (from, to);
     }
 
     /// Bytes after the cursor (none once it has passed the end).
