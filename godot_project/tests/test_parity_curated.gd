@@ -159,11 +159,18 @@ func test_decoded_strings_change_like_the_engines() -> void:
 	var texts := ["", "a", "plain ascii", "é", "héllo wörld", "日本語テキスト", "😀 emoji 😀",
 			BOM + "bom first", "x".repeat(64), "é".repeat(32), "é".repeat(33), "日".repeat(100),
 			"y".repeat(300) + "€", "mixed ascii then ü at the end of a long text: " + "z".repeat(40) + "ü"]
+	# ASCII texts of every length a short text's buffer is made for at once, and past it.
+	for length in range(1, 36):
+		texts.append("abcdefghijklmnopqrstuvwxyz0123456789".left(length))
 	var changes := {
 		"length": func(s: String) -> Variant: return s.length(),
 		"append": func(s: String) -> Variant:
 			var t := s
 			t += "+tail€"
+			return t,
+		"append a character": func(s: String) -> Variant:
+			var t := s
+			t += "!"
 			return t,
 		"set a character": func(s: String) -> Variant:
 			var t := s

@@ -38,6 +38,7 @@ use godot::builtin::{
 };
 use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
+use godot_variant_codec::wire::TEXT_WINDOW;
 
 use crate::cow::Buffers;
 use crate::engine_layout::{self, Probe, Verdict};
@@ -1153,6 +1154,30 @@ impl Ffi {
                 (self.string_from_utf8)(dest, text.as_ptr().cast(), text.len() as i64);
             }
         }
+    }
+
+    /// [`make_string`](Self::make_string) for the plain text of `len` bytes at the start of
+    /// `window` (see [`RawText::plain_window`](godot_variant_codec::RawText::plain_window)).
+    ///
+    /// # Safety
+    /// As for `make_string`.
+    #[inline(always)]
+    pub unsafe fn make_plain_string(
+        &self,
+        slot: *mut GString,
+        window: &[u8; TEXT_WINDOW],
+        len: usize,
+    ) {
+        if let Some(s) = self
+            .buffers
+            .and_then(|buffers| buffers.short_ascii_string(window, len))
+        {
+            // SAFETY: as the caller promises.
+            unsafe { slot.write(s) };
+            return;
+        }
+        // SAFETY: as the caller promises; the window's first `len` bytes are ASCII.
+        unsafe { self.make_string(slot, std::str::from_utf8_unchecked(&window[..len])) }
     }
 
     /// A new String of `text`.

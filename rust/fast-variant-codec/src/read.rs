@@ -548,17 +548,26 @@ impl Build for VariantBuilder {
             PARALLEL_STRINGS_MIN,
             &|piece| {
                 for i in piece.clone() {
-                    match strings[i].text() {
-                        // SAFETY: below the size; a slot is not initialized or an empty String,
-                        // which owns nothing; each slot is in one piece only.
-                        Ok(text) => unsafe { ffi.make_string(slot(i), text) },
-                        Err(_) => {
-                            first_invalid.fetch_min(i, Ordering::Relaxed);
-                            // The rest of the piece holds empty Strings, for the array's drop.
-                            // SAFETY: as above.
-                            (i..piece.end).for_each(|j| unsafe { slot(j).write(GString::new()) });
-                            return;
+                    let raw = &strings[i];
+                    // Below the size, a slot is not initialized or an empty String, which
+                    // owns nothing; each slot is in one piece only.
+                    let made = match raw.plain_window() {
+                        Some((window, len)) => {
+                            // SAFETY: as said above.
+                            unsafe { ffi.make_plain_string(slot(i), window, len) };
+                            Ok(())
                         }
+                        None => raw.text_by_rules().map(|text| {
+                            // SAFETY: as said above.
+                            unsafe { ffi.make_string(slot(i), text) }
+                        }),
+                    };
+                    if made.is_err() {
+                        first_invalid.fetch_min(i, Ordering::Relaxed);
+                        // The rest of the piece holds empty Strings, for the array's drop.
+                        // SAFETY: as above.
+                        (i..piece.end).for_each(|j| unsafe { slot(j).write(GString::new()) });
+                        return;
                     }
                 }
             },

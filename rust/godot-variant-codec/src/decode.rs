@@ -19,7 +19,7 @@ use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value,
 };
-use crate::wire::{padded_text, padding, plain_text, Plain, Reader};
+use crate::wire::{padded_text, padding, plain_text, window_text, Plain, Reader, TEXT_WINDOW};
 use crate::{within_depth, DecodeOptions, StackFloor};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -575,7 +575,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         // How far the input ahead of the cursor has been asked for (see `PREFETCH_AHEAD`).
         let mut fetched = self.r.consumed();
         for _ in 0..count {
-            match read_raw_text(&mut self.r) {
+            match read_windowed_text(&mut self.r) {
                 Ok(raw) => {
                     let jumped = raw.length as usize >= LONG_TEXT;
                     strings.push(raw);
@@ -977,6 +977,24 @@ pub(crate) fn read_raw_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, Decod
     })
 }
 
+/// [`read_raw_text`], a padded text of at most [`TEXT_WINDOW`] bytes coming as the
+/// `TEXT_WINDOW` bytes from its start when the input holds them: read a word at a time,
+/// with no branch on its length.
+#[inline(always)]
+pub(crate) fn read_windowed_text<'a>(r: &mut Reader<'a>) -> Result<RawText<'a>, DecodeError> {
+    let window = r
+        .rest()
+        .get(4..)
+        .and_then(|text| text.first_chunk::<TEXT_WINDOW>());
+    let mut raw = read_raw_text(r)?;
+    if let Some(window) = window {
+        if raw.padded_bytes.len() <= TEXT_WINDOW {
+            raw.padded_bytes = window;
+        }
+    }
+    Ok(raw)
+}
+
 /// The next value's header word and the `N - 4` bytes after it (as a reader of their
 /// own), when the input holds them and the header names `t`: the start of a value read
 /// whole with one range check. Nothing is read.
@@ -1070,8 +1088,9 @@ pub(crate) fn read_short_string<'a, const CHUNK: usize>(
 
 /// A text as the input holds it, before its rules are applied: its bytes with their
 /// padding (short texts are read a word at a time, padding included; one of at most 16
-/// (24) bytes may come as the 16 (24) bytes from its start), their length, and the offset
-/// of its length word, where an error in it is reported.
+/// (24) bytes may come as the 16 (24) bytes from its start, one in a PackedStringArray of
+/// at most [`TEXT_WINDOW`] bytes as that many), their length, and the offset of its length
+/// word, where an error in it is reported.
 #[derive(Debug, Clone, Copy)]
 pub struct RawText<'a> {
     padded_bytes: &'a [u8],
@@ -1092,19 +1111,36 @@ impl<'a> RawText<'a> {
 
     /// The text of a short string (16 or 24 bytes from its start at hand) of nothing but
     /// bytes 0x01 to 0x7F: ASCII without a NUL, which cannot start with a BOM either, so
-    /// every rule of [`text`](Self::text) leaves it as it is. `None` for any other text.
+    /// every rule of [`text`](Self::text) leaves it as it is; of a PackedStringArray's
+    /// short string ([`TEXT_WINDOW`] bytes at hand), the same up to its first NUL.
+    /// `None` for any other text.
     #[inline(always)]
     pub(crate) fn plain(&self) -> Option<&'a str> {
         let length = self.length as usize;
+        if let Ok(window) = <&'a [u8; TEXT_WINDOW]>::try_from(self.padded_bytes) {
+            return window_text(window, length);
+        }
         if let Ok(words) = <&'a [u8; 24]>::try_from(self.padded_bytes) {
             return plain_text(words, length);
         }
         plain_text(<&'a [u8; 16]>::try_from(self.padded_bytes).ok()?, length)
     }
 
-    /// [`text`](Self::text), each rule applied.
+    /// A plain text (see [`plain`](Self::plain)) that came as the [`TEXT_WINDOW`] bytes
+    /// from its start: those bytes and the text's length (up to its first NUL). Past the
+    /// text, the bytes are its NUL and padding and what follows in the input.
     #[inline(always)]
-    fn text_by_rules(&self) -> Result<&'a str, DecodeError> {
+    pub fn plain_window(&self) -> Option<(&'a [u8; TEXT_WINDOW], usize)> {
+        let window = <&'a [u8; TEXT_WINDOW]>::try_from(self.padded_bytes).ok()?;
+        window_text(window, self.length as usize).map(|text| (window, text.len()))
+    }
+
+    /// [`text`](Self::text), each rule applied: for a text that [`plain_window`] did not
+    /// take, which `text` would check for it again.
+    ///
+    /// [`plain_window`]: Self::plain_window
+    #[inline(always)]
+    pub fn text_by_rules(&self) -> Result<&'a str, DecodeError> {
         let length = self.length as usize;
         // The padded text alone, without what may follow it (see `RawText`).
         let padded = &self.padded_bytes[..length + padding(length)];

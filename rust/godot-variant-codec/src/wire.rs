@@ -715,6 +715,74 @@ pub(crate) fn plain_text<const N: usize>(words: &[u8; N], len: usize) -> Option<
     checked_text(&words[..len], 0)
 }
 
+/// How many bytes from a short text's start a PackedStringArray's walk hands on with it:
+/// a text read from a window this wide is read the same way whatever its length.
+pub const TEXT_WINDOW: usize = 32;
+
+/// The text of the first `len` bytes of `window` (`len` at most [`TEXT_WINDOW`]) when they
+/// are ASCII up to the first NUL, where the text ends (as the engine writes a
+/// PackedStringArray's strings: each with its NUL): the usual string, found with no branch
+/// on its length (strings of varying lengths would mispredict one). `None` for any other:
+/// non-ASCII (a BOM included), or `len` past the window.
+#[inline(always)]
+pub(crate) fn window_text(window: &[u8; TEXT_WINDOW], len: usize) -> Option<&str> {
+    if len > TEXT_WINDOW {
+        return None;
+    }
+    let (zeros, high) = byte_flags(window);
+    // The text ends at its first NUL, or at `len`.
+    let end = (zeros | 1 << len).trailing_zeros() as usize;
+    if high & ((1 << end) - 1) != 0 {
+        return None;
+    }
+    // SAFETY: the first `end` bytes have no high bit set: ASCII, which is valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(&window[..end]) })
+}
+
+/// Bit `i` of the first mask is set when byte `i` of `window` is 0, of the second when its
+/// high bit is: the SSE2 comparisons every x86_64 processor has.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn byte_flags(window: &[u8; TEXT_WINDOW]) -> (u64, u64) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128,
+    };
+    // SAFETY: SSE2 is part of x86_64; the two unaligned loads read the window's 32 bytes.
+    unsafe {
+        let low = _mm_loadu_si128(window.as_ptr().cast::<__m128i>());
+        let high = _mm_loadu_si128(window.as_ptr().add(16).cast::<__m128i>());
+        let zero = _mm_setzero_si128();
+        let mask = |lo, hi| (lo as u32 as u64) | (hi as u32 as u64) << 16;
+        (
+            mask(
+                _mm_movemask_epi8(_mm_cmpeq_epi8(low, zero)),
+                _mm_movemask_epi8(_mm_cmpeq_epi8(high, zero)),
+            ),
+            mask(_mm_movemask_epi8(low), _mm_movemask_epi8(high)),
+        )
+    }
+}
+
+/// [`byte_flags`] a byte at a time, where there is no SSE2 (and as its test's reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn byte_flags_portable(window: &[u8; TEXT_WINDOW]) -> (u64, u64) {
+    window
+        .iter()
+        .enumerate()
+        .fold((0, 0), |(zeros, high), (i, &b)| {
+            (
+                zeros | u64::from(b == 0) << i,
+                high | u64::from(b >> 7) << i,
+            )
+        })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn byte_flags(window: &[u8; TEXT_WINDOW]) -> (u64, u64) {
+    byte_flags_portable(window)
+}
+
 /// A mask of the low `n` bytes of a word (`n` up to 8).
 #[inline(always)]
 fn bytes_below(n: usize) -> u64 {
@@ -767,6 +835,21 @@ mod tests {
         std::str::from_utf8(bytes.split(|&b| b == 0).next().unwrap_or_default()).ok()
     }
 
+    /// `len` ASCII letters, and the same with each of `fillers` put in at each position
+    /// (over the letters there; past the end, making the text longer).
+    fn texts_with(len: usize, fillers: &[&[u8]]) -> Vec<Vec<u8>> {
+        let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut texts = vec![base.clone()];
+        for at in 0..len {
+            for filler in fillers {
+                let mut bytes = base.clone();
+                bytes.splice(at..(at + filler.len()).min(len), filler.iter().copied());
+                texts.push(bytes);
+            }
+        }
+        texts
+    }
+
     #[test]
     fn text_until_nul_is_the_plain_rule() {
         // Every length up to 3 words, with a NUL, a non-ASCII byte, a multi-byte character
@@ -792,6 +875,51 @@ mod tests {
         // A zero byte right after 0x01 bytes: flags above the first zero may be false.
         let tricky = [b'a', 0, 1, 1, 0x80, 1, 1, 1, b'b'];
         assert_eq!(text_until_nul(&tricky), Some("a"));
+    }
+
+    #[test]
+    fn window_text_is_the_text_rule_for_ascii() {
+        // Texts of every length the window holds, ending at `len` or at a NUL (as in a
+        // PackedStringArray), with a NUL, a non-ASCII byte, a multi-byte character or a BOM
+        // at each position, followed by bytes that would change the text were they read.
+        let fillers: [&[u8]; 5] = [b"\0", b"\x80", b"\xFF", "é".as_bytes(), b"\xEF\xBB\xBF"];
+        for len in 0..=TEXT_WINDOW {
+            for mut bytes in texts_with(len, &fillers) {
+                // A character cut short at the end of the text is invalid UTF-8.
+                bytes.truncate(len);
+                for after in [0u8, 0x80, b'x'] {
+                    let mut window = [after; TEXT_WINDOW];
+                    window[..len].copy_from_slice(&bytes);
+                    let text = reference(&bytes);
+                    let expected = text.filter(|t| t.is_ascii());
+                    assert_eq!(
+                        window_text(&window, len),
+                        expected,
+                        "{window:?}, {len} bytes"
+                    );
+                }
+            }
+        }
+        assert_eq!(window_text(&[b'a'; TEXT_WINDOW], TEXT_WINDOW + 1), None);
+    }
+
+    #[test]
+    fn byte_flags_flag_zero_and_high_bytes() {
+        let mut window = [0u8; TEXT_WINDOW];
+        for seed in 0..2000u32 {
+            for (i, b) in window.iter_mut().enumerate() {
+                let x = seed.wrapping_mul(2_654_435_761).rotate_left(i as u32 % 32) ^ i as u32;
+                *b = [0, 1, 0x7F, 0x80, 0xFF, b'a'][(x % 6) as usize];
+            }
+            let zeros = (0..TEXT_WINDOW)
+                .filter(|&i| window[i] == 0)
+                .fold(0, |m, i| m | 1 << i);
+            let high = (0..TEXT_WINDOW)
+                .filter(|&i| window[i] >= 0x80)
+                .fold(0, |m, i| m | 1 << i);
+            assert_eq!(byte_flags(&window), (zeros, high), "{window:?}");
+            assert_eq!(byte_flags_portable(&window), (zeros, high), "{window:?}");
+        }
     }
 
     #[test]
@@ -829,16 +957,7 @@ mod tests {
         // change the text were they read as part of it.
         let fillers: [&[u8]; 3] = [b"\0", b"\x80", "é".as_bytes()];
         for len in 0..24 {
-            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            let mut cases = vec![base.clone()];
-            for at in 0..len {
-                for filler in fillers {
-                    let mut bytes = base.clone();
-                    bytes.splice(at..(at + filler.len()).min(len), filler.iter().copied());
-                    cases.push(bytes);
-                }
-            }
-            for bytes in cases {
+            for bytes in texts_with(len, &fillers) {
                 let len = bytes.len();
                 for pad in [0u8, 0x80, b'x'] {
                     let mut padded = bytes.clone();
