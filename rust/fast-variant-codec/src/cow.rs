@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use godot::builtin::{GString, PackedArray, PackedByteArray};
 use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
-use godot_variant_codec::wire::{prefetch_line, TEXT_WINDOW};
+use godot_variant_codec::wire::prefetch_line;
 
 use crate::engine_layout::{self, Probe, Verdict};
 
@@ -43,9 +43,6 @@ const SIZE_BEFORE: usize = 16;
 /// The padding word: written with the capacity too, so that whichever of the two words an
 /// engine takes for its capacity holds it.
 const PADDING_BEFORE: usize = 8;
-/// The longest text [`Buffers::short_ascii_string`] takes: its room, rounded up (to 30),
-/// stays within the window's bytes.
-const SHORT_ASCII_MAX: usize = TEXT_WINDOW - 3;
 /// The header's size: the data's offset in the allocation.
 const DATA_OFFSET: usize = 32;
 
@@ -392,13 +389,7 @@ impl Buffers {
     /// A new buffer of `len` elements of `T` (uninitialized), referenced once; returns its
     /// data pointer, or null if the allocation failed.
     fn allocate<T>(&self, len: usize) -> *mut T {
-        self.allocate_room::<T>(len, len)
-    }
-
-    /// [`allocate`](Self::allocate) with room for `capacity` elements (at least `len`).
-    #[inline(always)]
-    fn allocate_room<T>(&self, capacity: usize, len: usize) -> *mut T {
-        let Some(bytes) = capacity
+        let Some(bytes) = len
             .checked_mul(std::mem::size_of::<T>())
             .and_then(|n| n.checked_add(DATA_OFFSET))
         else {
@@ -413,13 +404,9 @@ impl Buffers {
         unsafe {
             let data = memory.add(DATA_OFFSET);
             data.sub(REF_COUNT_BEFORE).cast::<u64>().write(1);
-            data.sub(CAPACITY_BEFORE)
-                .cast::<u64>()
-                .write(capacity as u64);
+            data.sub(CAPACITY_BEFORE).cast::<u64>().write(len as u64);
             data.sub(SIZE_BEFORE).cast::<u64>().write(len as u64);
-            data.sub(PADDING_BEFORE)
-                .cast::<u64>()
-                .write(capacity as u64);
+            data.sub(PADDING_BEFORE).cast::<u64>().write(len as u64);
             data.cast()
         }
     }
@@ -520,34 +507,23 @@ impl Buffers {
         }
     }
 
-    /// A new String of the first `len` bytes of `window`, ASCII without NUL (the caller's
-    /// check), `len` from 1 to [`SHORT_ASCII_MAX`]: widened in blocks of four characters,
-    /// eight blocks whatever `len` (a loop over texts of varying lengths mispredicts its
-    /// end, which costs more than the blocks), the last ones at the end of the room,
-    /// overlapping. The room is the count of characters that fills the allocator's chunk
-    /// for `len` and the NUL (the header's 32 bytes, 4 bytes a character and glibc's 8,
-    /// in chunks of 16: 2 more than a multiple of 4), at least 6 for a block; past the
-    /// NUL, the room's characters are not read. `None` when `len` is out of range or the
-    /// allocation failed.
+    /// A new String of `text`, 1 to [`BLOCKS_MAX`] bytes of ASCII without NUL (the
+    /// caller's check), widened in blocks (see [`widen_in_blocks`]); `None` when the length
+    /// is out of range or the allocation failed.
     #[inline(always)]
-    pub fn short_ascii_string(&self, window: &[u8; TEXT_WINDOW], len: usize) -> Option<GString> {
-        if !(1..=SHORT_ASCII_MAX).contains(&len) {
+    pub fn short_ascii_string(&self, text: &[u8]) -> Option<GString> {
+        let len = text.len();
+        if !(1..=BLOCKS_MAX).contains(&len) {
             return None;
         }
-        let room = (((len + 2) & !3) + 2).max(6);
-        let data = self.allocate_room::<u32>(room, len + 1);
+        let data = self.allocate::<u32>(len + 1);
         if data.is_null() {
             return None;
         }
-        // SAFETY: the buffer holds `room` characters (at most 30, from `len`); each block
-        // writes four from its offset, at most `room - 4`, and reads the four bytes of the
-        // window there (below 30). The size word counts `len` and the NUL; the String takes
-        // the buffer's one reference.
+        // SAFETY: the buffer holds `len + 1` characters: the text's, which `widen_in_blocks`
+        // writes, and the NUL. The String takes the buffer's one reference.
         unsafe {
-            for k in 0..8 {
-                let at = (4 * k).min(room - 4);
-                widen_block(window.as_ptr().add(at), data.add(at));
-            }
+            widen_in_blocks(text, data);
             data.add(len).write(0);
             Some(GString::new_with_uninit(|dest| {
                 dest.cast::<*mut u32>().write(data)
@@ -581,33 +557,60 @@ impl Buffers {
     }
 }
 
-/// Widens the four bytes at `bytes` into four characters at `chars`.
+/// The longest text [`widen_in_blocks`] takes.
+const BLOCKS_MAX: usize = 32;
+
+/// Widens `bytes` (1 to [`BLOCKS_MAX`] of them) into characters at `data`, one byte each:
+/// in eight blocks of four bytes whatever the length, the last ones overlapping the ones
+/// before (three bytes for a text shorter than a block). Texts of varying lengths would
+/// mispredict the end of a loop over them, which costs more than the blocks.
 ///
 /// # Safety
-/// `bytes` must be readable for 4 bytes, `chars` writable for 4 characters (16 bytes; no
-/// alignment needed).
+/// `data` must be writable for `bytes.len()` characters.
 #[inline(always)]
-unsafe fn widen_block(bytes: *const u8, chars: *mut u32) {
+unsafe fn widen_in_blocks(bytes: &[u8], data: *mut u32) {
+    let len = bytes.len();
+    debug_assert!((1..=BLOCKS_MAX).contains(&len));
+    if len < 4 {
+        // The first, middle and last bytes are all of them.
+        for at in [0, len / 2, len - 1] {
+            // SAFETY: below `len`, for which the caller made room.
+            unsafe { data.add(at).write(u32::from(bytes[at])) };
+        }
+        return;
+    }
+    for k in 0..BLOCKS_MAX / 4 {
+        // At most `len - 4`: the block's four bytes and characters are the text's.
+        let at = (4 * k).min(len - 4);
+        let block = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or_default());
+        // SAFETY: four characters from `at`, within the `len` the caller made room for.
+        unsafe { widen_block(block, data.add(at)) };
+    }
+}
+
+/// Widens the four bytes of `block` (little-endian) into four characters at `chars`.
+///
+/// # Safety
+/// `chars` must be writable for 4 characters (16 bytes; no alignment needed).
+#[inline(always)]
+unsafe fn widen_block(block: u32, chars: *mut u32) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of x86_64; one unaligned 4-byte read and one unaligned 16-byte
-    // write, which the caller allows.
+    // SAFETY: SSE2 is part of x86_64; one unaligned 16-byte write, which the caller allows.
     unsafe {
         use std::arch::x86_64::{
             _mm_cvtsi32_si128, _mm_setzero_si128, _mm_storeu_si128, _mm_unpacklo_epi16,
             _mm_unpacklo_epi8,
         };
-        let block = _mm_cvtsi32_si128(bytes.cast::<i32>().read_unaligned());
         let zero = _mm_setzero_si128();
-        let widened = _mm_unpacklo_epi16(_mm_unpacklo_epi8(block, zero), zero);
+        let bytes = _mm_cvtsi32_si128(block as i32);
+        let widened = _mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero);
         _mm_storeu_si128(chars.cast(), widened);
     }
     #[cfg(not(target_arch = "x86_64"))]
     // SAFETY: as the caller promises.
     unsafe {
-        let block = bytes.cast::<[u8; 4]>().read_unaligned();
-        chars
-            .cast::<[u32; 4]>()
-            .write_unaligned(block.map(u32::from));
+        let widened = block.to_le_bytes().map(u32::from);
+        chars.cast::<[u32; 4]>().write_unaligned(widened);
     }
 }
 

@@ -38,7 +38,6 @@ use godot::builtin::{
 };
 use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
-use godot_variant_codec::wire::TEXT_WINDOW;
 
 use crate::cow::Buffers;
 use crate::engine_layout::{self, Probe, Verdict};
@@ -1156,28 +1155,21 @@ impl Ffi {
         }
     }
 
-    /// [`make_string`](Self::make_string) for the plain text of `len` bytes at the start of
-    /// `window` (see [`RawText::plain_window`](godot_variant_codec::RawText::plain_window)).
+    /// [`make_string`](Self::make_string) for a text known to be ASCII without NUL (see
+    /// [`RawText::plain_window`](godot_variant_codec::RawText::plain_window)).
     ///
     /// # Safety
-    /// As for `make_string`.
+    /// As for `make_string`; `text` must be ASCII without NUL.
     #[inline(always)]
-    pub unsafe fn make_plain_string(
-        &self,
-        slot: *mut GString,
-        window: &[u8; TEXT_WINDOW],
-        len: usize,
-    ) {
-        if let Some(s) = self
-            .buffers
-            .and_then(|buffers| buffers.short_ascii_string(window, len))
-        {
+    pub unsafe fn make_ascii_string(&self, slot: *mut GString, text: &[u8]) {
+        let buffers = self.buffers;
+        if let Some(s) = buffers.and_then(|buffers| buffers.short_ascii_string(text)) {
             // SAFETY: as the caller promises.
             unsafe { slot.write(s) };
             return;
         }
-        // SAFETY: as the caller promises; the window's first `len` bytes are ASCII.
-        unsafe { self.make_string(slot, std::str::from_utf8_unchecked(&window[..len])) }
+        // SAFETY: as the caller promises; ASCII is valid UTF-8.
+        unsafe { self.make_string(slot, std::str::from_utf8_unchecked(text)) }
     }
 
     /// A new String of `text`.

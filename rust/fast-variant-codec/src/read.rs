@@ -553,8 +553,8 @@ impl Build for VariantBuilder {
                     // owns nothing; each slot is in one piece only.
                     let made = match raw.plain_window() {
                         Some((window, len)) => {
-                            // SAFETY: as said above.
-                            unsafe { ffi.make_plain_string(slot(i), window, len) };
+                            // SAFETY: as said above; the window's text is ASCII without NUL.
+                            unsafe { ffi.make_ascii_string(slot(i), &window[..len]) };
                             Ok(())
                         }
                         None => raw.text_by_rules().map(|text| {
