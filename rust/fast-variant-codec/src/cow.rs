@@ -508,10 +508,11 @@ impl Buffers {
     }
 
     /// A new String of `text`, 1 to [`BLOCKS_MAX`] bytes of ASCII without NUL (the
-    /// caller's check), widened in blocks (see [`widen_in_blocks`]); `None` when the length
-    /// is out of range or the allocation failed.
+    /// caller's check: any other byte would be taken for a character of its own), widened
+    /// in blocks (see [`widen_in_blocks`]); `None` when the length is out of range or the
+    /// allocation failed.
     #[inline(always)]
-    pub fn short_ascii_string(&self, text: &[u8]) -> Option<GString> {
+    pub fn short_ascii_string(&self, text: &str) -> Option<GString> {
         let len = text.len();
         if !(1..=BLOCKS_MAX).contains(&len) {
             return None;
@@ -523,7 +524,7 @@ impl Buffers {
         // SAFETY: the buffer holds `len + 1` characters: the text's, which `widen_in_blocks`
         // writes, and the NUL. The String takes the buffer's one reference.
         unsafe {
-            widen_in_blocks(text, data);
+            widen_in_blocks(text.as_bytes(), data);
             data.add(len).write(0);
             Some(GString::new_with_uninit(|dest| {
                 dest.cast::<*mut u32>().write(data)

@@ -1156,20 +1156,21 @@ impl Ffi {
     }
 
     /// [`make_string`](Self::make_string) for a text known to be ASCII without NUL (see
-    /// [`RawText::plain_window`](godot_variant_codec::RawText::plain_window)).
+    /// [`RawText::plain`](godot_variant_codec::RawText::plain)).
     ///
     /// # Safety
-    /// As for `make_string`; `text` must be ASCII without NUL.
+    /// As for `make_string`.
     #[inline(always)]
-    pub unsafe fn make_ascii_string(&self, slot: *mut GString, text: &[u8]) {
+    pub unsafe fn make_ascii_string(&self, slot: *mut GString, text: &str) {
+        debug_assert!(text.bytes().all(|b| (1..0x80).contains(&b)));
         let buffers = self.buffers;
         if let Some(s) = buffers.and_then(|buffers| buffers.short_ascii_string(text)) {
             // SAFETY: as the caller promises.
             unsafe { slot.write(s) };
             return;
         }
-        // SAFETY: as the caller promises; ASCII is valid UTF-8.
-        unsafe { self.make_string(slot, std::str::from_utf8_unchecked(text)) }
+        // SAFETY: as the caller promises.
+        unsafe { self.make_string(slot, text) }
     }
 
     /// A new String of `text`.

@@ -551,10 +551,10 @@ impl Build for VariantBuilder {
                     let raw = &strings[i];
                     // Below the size, a slot is not initialized or an empty String, which
                     // owns nothing; each slot is in one piece only.
-                    let made = match raw.plain_window() {
-                        Some((window, len)) => {
-                            // SAFETY: as said above; the window's text is ASCII without NUL.
-                            unsafe { ffi.make_ascii_string(slot(i), &window[..len]) };
+                    let made = match raw.plain() {
+                        Some(text) => {
+                            // SAFETY: as said above; a plain text is ASCII without NUL.
+                            unsafe { ffi.make_ascii_string(slot(i), text) };
                             Ok(())
                         }
                         None => raw.text_by_rules().map(|text| {

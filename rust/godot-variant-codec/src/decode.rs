@@ -1112,10 +1112,10 @@ impl<'a> RawText<'a> {
     /// The text of a short string (16 or 24 bytes from its start at hand) of nothing but
     /// bytes 0x01 to 0x7F: ASCII without a NUL, which cannot start with a BOM either, so
     /// every rule of [`text`](Self::text) leaves it as it is; of a PackedStringArray's
-    /// short string ([`TEXT_WINDOW`] bytes at hand), the same up to its first NUL.
-    /// `None` for any other text.
+    /// short string ([`TEXT_WINDOW`] bytes at hand), the same up to its first NUL. `None`
+    /// for any other text, which [`text_by_rules`](Self::text_by_rules) then reads.
     #[inline(always)]
-    pub(crate) fn plain(&self) -> Option<&'a str> {
+    pub fn plain(&self) -> Option<&'a str> {
         let length = self.length as usize;
         if let Ok(window) = <&'a [u8; TEXT_WINDOW]>::try_from(self.padded_bytes) {
             return window_text(window, length);
@@ -1126,19 +1126,8 @@ impl<'a> RawText<'a> {
         plain_text(<&'a [u8; 16]>::try_from(self.padded_bytes).ok()?, length)
     }
 
-    /// A plain text (see [`plain`](Self::plain)) that came as the [`TEXT_WINDOW`] bytes
-    /// from its start: those bytes and the text's length (up to its first NUL). Past the
-    /// text, the bytes are its NUL and padding and what follows in the input.
-    #[inline(always)]
-    pub fn plain_window(&self) -> Option<(&'a [u8; TEXT_WINDOW], usize)> {
-        let window = <&'a [u8; TEXT_WINDOW]>::try_from(self.padded_bytes).ok()?;
-        window_text(window, self.length as usize).map(|text| (window, text.len()))
-    }
-
-    /// [`text`](Self::text), each rule applied: for a text that [`plain_window`] did not
-    /// take, which `text` would check for it again.
-    ///
-    /// [`plain_window`]: Self::plain_window
+    /// [`text`](Self::text), each rule applied: for a text that [`plain`](Self::plain) did
+    /// not take, which `text` would check again.
     #[inline(always)]
     pub fn text_by_rules(&self) -> Result<&'a str, DecodeError> {
         let length = self.length as usize;
