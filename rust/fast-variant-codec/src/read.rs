@@ -729,7 +729,7 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn insert_text_key(
         &mut self,
         fill: &mut DictionaryFill,
