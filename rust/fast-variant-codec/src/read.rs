@@ -729,7 +729,7 @@ impl Build for VariantBuilder {
         Ok(())
     }
 
-    #[inline(always)]
+    #[inline]
     fn insert_text_key(
         &mut self,
         fill: &mut DictionaryFill,

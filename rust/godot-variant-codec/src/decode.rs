@@ -686,47 +686,12 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     #[inline(never)]
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
-        let kind = |shift| container_kind(header, shift, self.generation);
-        let (key_kind, value_kind) = (kind(ELEMENT_KIND_SHIFT), kind(VALUE_KIND_SHIFT));
-        if key_kind != ContainerKind::Untyped || value_kind != ContainerKind::Untyped {
-            return self.typed_dictionary(key_kind, value_kind, depth);
-        }
-        // Untyped, the usual case: no container types to hold (held, they are moved whole
-        // where only their tag was written, which waits for the write to reach the cache).
-        let dictionary = self.dictionary_entries(&UNTYPED, &UNTYPED, depth)?;
-        self.b
-            .end_dictionary(dictionary, ContainerType::Untyped, ContainerType::Untyped)
-    }
-
-    /// A Dictionary with a key or value type.
-    #[inline(never)]
-    fn typed_dictionary(
-        &mut self,
-        key_kind: ContainerKind,
-        value_kind: ContainerKind,
-        depth: usize,
-    ) -> Result<B::Value, B::Error> {
-        let typed_keys = self.container_type(key_kind)?;
-        let typed_values = self.container_type(value_kind)?;
+        let typed_keys =
+            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
+        let typed_values =
+            self.container_type(container_kind(header, VALUE_KIND_SHIFT, self.generation))?;
         let key_type = typed_keys.as_ref().unwrap_or(&UNTYPED);
         let value_type = typed_values.as_ref().unwrap_or(&UNTYPED);
-        let dictionary = self.dictionary_entries(key_type, value_type, depth)?;
-        self.b.end_dictionary(
-            dictionary,
-            typed_keys.unwrap_or_default(),
-            typed_values.unwrap_or_default(),
-        )
-    }
-
-    /// A Dictionary's count and entries, after its header and types, handed to the
-    /// builder.
-    #[inline(always)]
-    fn dictionary_entries(
-        &mut self,
-        key_type: &ContainerType,
-        value_type: &ContainerType,
-        depth: usize,
-    ) -> Result<B::Dictionary, B::Error> {
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(key_type, value_type, capacity)?;
@@ -754,7 +719,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 self.b.insert(&mut dictionary, key, value)?;
             }
         }
-        Ok(dictionary)
+        self.b.end_dictionary(
+            dictionary,
+            typed_keys.unwrap_or_default(),
+            typed_values.unwrap_or_default(),
+        )
     }
 }
 
