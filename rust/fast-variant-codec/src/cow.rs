@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use godot::builtin::{GString, PackedArray, PackedByteArray};
 use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
-use godot_variant_codec::wire::prefetch_line;
+use godot_variant_codec::wire::{prefetch_line, TEXT_WINDOW};
 
 use crate::engine_layout::{self, Probe, Verdict};
 
@@ -558,8 +558,9 @@ impl Buffers {
     }
 }
 
-/// The longest text [`widen_in_blocks`] takes.
-const BLOCKS_MAX: usize = 32;
+/// The longest text [`widen_in_blocks`] takes: as long as a plain text can be (one in a
+/// PackedStringArray's window of [`TEXT_WINDOW`] bytes).
+const BLOCKS_MAX: usize = TEXT_WINDOW;
 
 /// Widens `bytes` (1 to [`BLOCKS_MAX`] of them) into characters at `data`, one byte each:
 /// in eight blocks of four bytes whatever the length, the last ones overlapping the ones
