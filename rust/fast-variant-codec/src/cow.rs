@@ -477,8 +477,8 @@ impl Buffers {
             return None;
         }
         // SAFETY: the buffer holds `room + 1` characters; the first `len` (at most `room`)
-        // and the NUL after them are written here, and its size word says `len + 1`. The
-        // String takes its one reference.
+        // are written here and the NUL after them by `string_of`, once the size word says
+        // `len + 1`.
         unsafe {
             let len = if room == bytes.len() {
                 let mut all = 0;
@@ -494,16 +494,13 @@ impl Buffers {
             } else {
                 write_chars(data, text)
             };
-            data.add(len).write(0);
             if len != room {
                 data.cast::<u8>()
                     .sub(SIZE_BEFORE)
                     .cast::<u64>()
                     .write(len as u64 + 1);
             }
-            Some(GString::new_with_uninit(|dest| {
-                dest.cast::<*mut u32>().write(data)
-            }))
+            Some(string_of(data, len))
         }
     }
 
@@ -522,13 +519,10 @@ impl Buffers {
             return None;
         }
         // SAFETY: the buffer holds `len + 1` characters: the text's, which `widen_in_blocks`
-        // writes, and the NUL. The String takes the buffer's one reference.
+        // writes, and the NUL, which `string_of` writes; its size word says `len + 1`.
         unsafe {
             widen_in_blocks(text.as_bytes(), data);
-            data.add(len).write(0);
-            Some(GString::new_with_uninit(|dest| {
-                dest.cast::<*mut u32>().write(data)
-            }))
+            Some(string_of(data, len))
         }
     }
 
@@ -555,6 +549,21 @@ impl Buffers {
             let size = size_word(data.cast()) as usize;
             std::slice::from_raw_parts(data, size.saturating_sub(1))
         }
+    }
+}
+
+/// The String of the buffer whose data is `data`, its first `len` characters written: the
+/// NUL written after them, the buffer's one reference taken by the String.
+///
+/// # Safety
+/// `data` comes from [`Buffers::allocate`] with room for `len + 1` characters, its first
+/// `len` written and its size word `len + 1`; nothing else holds it.
+#[inline(always)]
+unsafe fn string_of(data: *mut u32, len: usize) -> GString {
+    // SAFETY: as the caller promises.
+    unsafe {
+        data.add(len).write(0);
+        GString::new_with_uninit(|dest| dest.cast::<*mut u32>().write(data))
     }
 }
 
