@@ -692,7 +692,8 @@ pub(crate) fn padded_text(padded: &[u8], start: usize, end: usize) -> Option<&st
 
 /// The first `len` bytes of `words` (16 or 24) as text when each is 0x01 to 0x7F (ASCII
 /// without a NUL, the usual key or name), found with a few word operations; `None` when
-/// any other byte is among them, or `len` passes `N`.
+/// any other byte is among them, or `len` passes `N`. (A PackedStringArray's texts, which
+/// end at a NUL, are read from a wider window: [`window_text`].)
 #[inline(always)]
 pub(crate) fn plain_text<const N: usize>(words: &[u8; N], len: usize) -> Option<&str> {
     const LOW: u64 = u64::from_le_bytes([0x01; 8]);

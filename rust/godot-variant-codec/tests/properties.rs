@@ -8,10 +8,11 @@ use godot_variant_codec::{
     VariantType,
 };
 use proptest::collection::vec;
+use proptest::prelude::*;
 
+/// The fuzz targets' checks, shared with these properties.
 #[path = "../../../fuzz/fuzz_targets/common.rs"]
 mod common;
-use proptest::prelude::*;
 
 fn text() -> impl Strategy<Value = String> {
     // Any scalar values but NUL (the engine ends text at NUL) and a leading BOM (dropped).
