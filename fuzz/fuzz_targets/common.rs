@@ -7,8 +7,9 @@
 
 use godot_variant_codec::stream::{decode_frames, encode_frame, FrameErrorKind};
 use godot_variant_codec::{
-    decode, decode_scalar, encode, encoded_size, ContainerType, DecodeError, DecodeOptions,
-    EncodeErrorKind, EncodeOptions, Generation, Object, Precision, Value, MAX_RECURSION_DEPTH,
+    decode, decode_inline, encode, encoded_size, ContainerType, DecodeError, DecodeOptions,
+    EncodeErrorKind, EncodeOptions, Generation, Object, Precision, Reals, Value, ValueBuilder,
+    MAX_RECURSION_DEPTH,
 };
 
 /// How deeply `v` nests: 0 for a value holding no other value, else 1 + the deepest inside.
@@ -181,7 +182,7 @@ pub fn check_decode(data: &[u8]) {
             .with_max_depth(max_depth)
             .with_generation(generation);
         let decoded = decode(bytes, &dopts);
-        check_scalar_shortcut(bytes, &dopts, &decoded);
+        check_inline_shortcut(bytes, &dopts, &decoded);
         let (value, consumed) = match decoded {
             Ok(ok) => ok,
             Err(e) => {
@@ -224,24 +225,48 @@ pub fn check_decode(data: &[u8]) {
     }
 }
 
-/// `decode_scalar` gives what `decode` gives when that is nil, a bool, an int or a float,
-/// and the same count of bytes (compared as printed: a NaN is the same NaN); nothing for any
-/// other outcome.
-pub fn check_scalar_shortcut(
+/// `decode_inline` gives what `decode` gives (compared as printed: a NaN is the same NaN)
+/// whenever it answers, and answers whenever `decode` gives a value a Variant holds in its
+/// own bytes (see `decode_inline`).
+pub fn check_inline_shortcut(
     bytes: &[u8],
     opts: &DecodeOptions,
     decoded: &Result<(Value, usize), DecodeError>,
 ) {
-    let expected = decoded
-        .as_ref()
-        .ok()
-        .filter(|(v, _)| v.variant_type().is_scalar());
-    let shortcut = decode_scalar(bytes, opts).map(|(s, used)| (Value::from(s), used));
-    assert_eq!(
-        format!("{shortcut:?}"),
-        format!("{expected:?}"),
-        "decode_scalar disagrees with decode on {bytes:02x?}"
-    );
+    match decode_inline(bytes, 0, opts, &mut ValueBuilder) {
+        Some(shortcut) => assert_eq!(
+            format!("{shortcut:?}"),
+            format!("{decoded:?}"),
+            "decode_inline disagrees with decode on {bytes:02x?}"
+        ),
+        None => assert!(
+            !decoded.as_ref().is_ok_and(|(v, _)| is_inline(v)),
+            "decode_inline left {decoded:?} to decode on {bytes:02x?}"
+        ),
+    }
+}
+
+/// Whether a Variant holds `value` in its own bytes: a scalar, or a math value of at most
+/// four 32-bit components (`decode_inline`'s listing, said here by the value model).
+fn is_inline(value: &Value) -> bool {
+    matches!(
+        value,
+        Value::Nil
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Vector2(Reals::Single(_))
+            | Value::Rect2(Reals::Single(_))
+            | Value::Vector3(Reals::Single(_))
+            | Value::Vector4(Reals::Single(_))
+            | Value::Plane(Reals::Single(_))
+            | Value::Quaternion(Reals::Single(_))
+            | Value::Color(_)
+            | Value::Vector2i(_)
+            | Value::Rect2i(_)
+            | Value::Vector3i(_)
+            | Value::Vector4i(_)
+    )
 }
 
 /// decode -> encode -> decode -> encode on arbitrary bytes: the two encodings must be

@@ -22,8 +22,8 @@ use godot::sys::GodotFfi;
 use godot_variant_codec::header::header_word;
 use godot_variant_codec::wire::{short_word, short_words};
 use godot_variant_codec::{
-    decode_scalar, decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed,
-    RawNodePath, RawText, Reals, Scalar, Value, VariantType as WireType,
+    decode_inline, decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed,
+    RawNodePath, RawText, Reals, Value, VariantType as WireType,
 };
 
 use crate::cow;
@@ -481,22 +481,22 @@ impl Build for VariantBuilder {
 
     #[inline]
     fn nil(&mut self) -> Result<Item, ReadError> {
-        Ok(scalar_item(self.ffi, Scalar::Nil))
+        Ok(Item::new(self.ffi.nil()))
     }
 
     #[inline]
     fn bool(&mut self, b: bool) -> Result<Item, ReadError> {
-        Ok(scalar_item(self.ffi, Scalar::Bool(b)))
+        Ok(Item::new(self.ffi.bool(b)))
     }
 
     #[inline]
     fn int(&mut self, i: i64) -> Result<Item, ReadError> {
-        Ok(scalar_item(self.ffi, Scalar::Int(i)))
+        Ok(Item::new(self.ffi.int(i)))
     }
 
     #[inline]
     fn float(&mut self, f: f64) -> Result<Item, ReadError> {
-        Ok(scalar_item(self.ffi, Scalar::Float(f)))
+        Ok(Item::new(self.ffi.float(f)))
     }
 
     #[inline]
@@ -884,17 +884,6 @@ fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_
         .map(|v| Reals::Double(v).to_f32())
 }
 
-/// The Variant of a scalar.
-#[inline(always)]
-fn scalar_item(ffi: &Ffi, scalar: Scalar) -> Item {
-    Item::new(match scalar {
-        Scalar::Nil => ffi.nil(),
-        Scalar::Bool(b) => ffi.bool(b),
-        Scalar::Int(i) => ffi.int(i),
-        Scalar::Float(f) => ffi.float(f),
-    })
-}
-
 /// The bytes of an input PackedByteArray, read in place.
 pub fn input(bytes: &PackedByteArray) -> &[u8] {
     cow::elements_of(bytes)
@@ -914,9 +903,10 @@ pub unsafe fn decode_into(
     opts: &DecodeOptions,
     dst: *mut Variant,
 ) -> Result<usize, ReadError> {
-    // One scalar (a common packet) is made straight from its bytes, without the decoder.
-    let (item, used) = match decode_scalar(bytes, opts) {
-        Some((scalar, used)) => (scalar_item(ffi(), scalar), used),
+    // One scalar or small math value (a common packet) is made straight from its bytes,
+    // without the decoder.
+    let (item, used) = match decode_inline(bytes, base, opts, &mut VariantBuilder::new()) {
+        Some(made) => made?,
         None => decode_with(bytes, base, opts, &mut VariantBuilder::new())?,
     };
     // SAFETY: the caller's promise.

@@ -14,7 +14,7 @@ use crate::header::{
 };
 use crate::keys::DictionaryBuilder;
 use crate::typed::{coerce, stores_as_is};
-use crate::types::{Generation, Godot2Type, VariantType};
+use crate::types::{Component, Generation, Godot2Type, VariantType};
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value,
@@ -388,12 +388,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// memory a call returned it in.
     #[inline(always)]
     fn scalar(&mut self, t: VariantType, wide: bool) -> Result<B::Value, B::Error> {
-        match read_scalar(&mut self.r, t, wide)? {
-            Scalar::Nil => self.b.nil(),
-            Scalar::Bool(b) => self.b.bool(b),
-            Scalar::Int(i) => self.b.int(i),
-            Scalar::Float(f) => self.b.float(f),
-        }
+        let scalar = read_scalar(&mut self.r, t, wide)?;
+        build_scalar(self.b, scalar)
     }
 
     /// Runs `work` on a decoder that builds [`Value`]s, from where this one stands in the
@@ -474,35 +470,24 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             }
             T::PackedStringArray => return self.packed_strings(),
             T::Callable => Value::Callable,
-            T::Vector2 => return self.reals_of::<2>(t, wide, "Vector2", Value::Vector2),
-            T::Rect2 => return self.reals_of::<4>(t, wide, "Rect2", Value::Rect2),
-            T::Vector3 => return self.reals_of::<3>(t, wide, "Vector3", Value::Vector3),
-            T::Transform2D => {
-                return self
-                    .reals_of::<6>(t, wide, "Transform2D", |r| Value::Transform2D(Box::new(r)))
+            T::Vector2 => return self.reals_of(t, wide, Value::Vector2),
+            T::Rect2 => return self.reals_of(t, wide, Value::Rect2),
+            T::Vector3 => return self.reals_of(t, wide, Value::Vector3),
+            T::Transform2D => return self.reals_of(t, wide, |r| Value::Transform2D(Box::new(r))),
+            T::Vector4 => return self.reals_of(t, wide, Value::Vector4),
+            T::Plane => return self.reals_of(t, wide, Value::Plane),
+            T::Quaternion => return self.reals_of(t, wide, Value::Quaternion),
+            T::Aabb => return self.reals_of(t, wide, |r| Value::Aabb(Box::new(r))),
+            T::Basis => return self.reals_of(t, wide, |r| Value::Basis(Box::new(r))),
+            T::Transform3D => return self.reals_of(t, wide, |r| Value::Transform3D(Box::new(r))),
+            T::Projection => return self.reals_of(t, wide, |r| Value::Projection(Box::new(r))),
+            T::Color | T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
+                // Four 32-bit components at most, in any precision.
+                match read_inline(&mut self.r, t, flag_64, self.generation, self.b)? {
+                    Some(value) => return Ok(value),
+                    None => unreachable!("{t} is read inline"),
+                }
             }
-            T::Vector4 => return self.reals_of::<4>(t, wide, "Vector4", Value::Vector4),
-            T::Plane => return self.reals_of::<4>(t, wide, "Plane", Value::Plane),
-            T::Quaternion => return self.reals_of::<4>(t, wide, "Quaternion", Value::Quaternion),
-            T::Aabb => return self.reals_of::<6>(t, wide, "AABB", |r| Value::Aabb(Box::new(r))),
-            T::Basis => return self.reals_of::<9>(t, wide, "Basis", |r| Value::Basis(Box::new(r))),
-            T::Transform3D => {
-                return self
-                    .reals_of::<12>(t, wide, "Transform3D", |r| Value::Transform3D(Box::new(r)))
-            }
-            T::Projection => {
-                return self
-                    .reals_of::<16>(t, wide, "Projection", |r| Value::Projection(Box::new(r)))
-            }
-            T::Color => {
-                // Always single precision.
-                let components: [f32; 4] = self.r.read("Color")?;
-                return self.b.single_reals(t, &components);
-            }
-            T::Vector2i => return self.int_components::<2>(t, "Vector2i"),
-            T::Rect2i => return self.int_components::<4>(t, "Rect2i"),
-            T::Vector3i => return self.int_components::<3>(t, "Vector3i"),
-            T::Vector4i => return self.int_components::<4>(t, "Vector4i"),
             T::NodePath => {
                 let path = read_node_path(&mut self.r, self.generation)?;
                 return self.b.node_path(path);
@@ -522,7 +507,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         self.b.value(value)
     }
 
-    /// A math value or Color of `N` real components, of type `t`: in single precision
+    /// A math value of `N` real components (as many as its [`Value`] holds, which
+    /// [`VariantType::math_components`] counts too), of type `t`: in single precision
     /// handed to the builder as its components (see [`Build::single_reals`]); in double
     /// precision (`wide`) as the [`Value`] `wrap` makes of them.
     #[inline(always)]
@@ -530,26 +516,15 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         &mut self,
         t: VariantType,
         wide: bool,
-        what: &'static str,
         wrap: impl FnOnce(Reals<N>) -> Value,
     ) -> Result<B::Value, B::Error> {
+        debug_assert_eq!(N, t.component_count(), "{t}'s components");
         if wide {
-            let value = wrap(Reals::Double(self.r.read(what)?));
+            let value = wrap(Reals::Double(self.r.read(t.name())?));
             return self.b.value(value);
         }
-        let components: [f32; N] = self.r.read(what)?;
+        let components: [f32; N] = self.r.read(t.name())?;
         self.b.single_reals(t, &components)
-    }
-
-    /// An integer vector, `N` components of type `t`, handed to the builder as its
-    /// components (see [`Build::int_components`]).
-    fn int_components<const N: usize>(
-        &mut self,
-        t: VariantType,
-        what: &'static str,
-    ) -> Result<B::Value, B::Error> {
-        let components: [i32; N] = self.r.read(what)?;
-        self.b.int_components(t, &components)
     }
 
     /// A length word, then UTF-8 bytes padded to 4. Like the engine, a leading BOM is
@@ -772,7 +747,7 @@ pub(crate) fn read_header(
 /// A value whose payload is read whole in place: nil, a bool, an int or a float (ints of
 /// 32 bits sign-extended, floats of 32 bits widened exactly).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Scalar {
+pub(crate) enum Scalar {
     /// `null`.
     Nil,
     /// A bool (any non-zero word is `true`).
@@ -781,17 +756,6 @@ pub enum Scalar {
     Int(i64),
     /// A float.
     Float(f64),
-}
-
-impl From<Scalar> for Value {
-    fn from(scalar: Scalar) -> Self {
-        match scalar {
-            Scalar::Nil => Value::Nil,
-            Scalar::Bool(b) => Value::Bool(b),
-            Scalar::Int(i) => Value::Int(i),
-            Scalar::Float(f) => Value::Float(f),
-        }
-    }
 }
 
 /// The payload of the scalar type `t` (see [`VariantType::is_scalar`]), after its header;
@@ -808,6 +772,58 @@ pub(crate) fn read_scalar(
         VariantType::Float => Scalar::Float(read_float(r, wide)?),
         _ => Scalar::Nil,
     })
+}
+
+/// The value of type `t` after its header (`flag_64`: the header's 64-bit flag) when a
+/// Variant holds it in its own bytes: nil, a bool, an int, a float; a single-precision
+/// Vector2, Rect2, Vector3, Vector4, Plane or Quaternion; a Color; an integer vector. Made
+/// by `b` from its payload read whole; `None` for any other value, its payload unread.
+#[inline(always)]
+pub(crate) fn read_inline<B: Build>(
+    r: &mut Reader<'_>,
+    t: VariantType,
+    flag_64: bool,
+    generation: Generation,
+    b: &mut B,
+) -> Result<Option<B::Value>, B::Error> {
+    if t.is_scalar() {
+        let scalar = read_scalar(r, t, flag_64)?;
+        return build_scalar(b, scalar).map(Some);
+    }
+    let Some((n, component)) = t.math_components() else {
+        return Ok(None);
+    };
+    if n > 4 || (component == Component::Real && wide_reals(flag_64, generation)) {
+        return Ok(None);
+    }
+    let bytes = r.take(n * 4, t.name())?;
+    let word = |i: usize| {
+        bytes
+            .get(i * 4..i * 4 + 4)
+            .map_or([0; 4], |w| w.try_into().expect("4 bytes"))
+    };
+    match component {
+        Component::I32 => {
+            let components: [i32; 4] = std::array::from_fn(|i| i32::from_le_bytes(word(i)));
+            b.int_components(t, &components[..n])
+        }
+        Component::Real | Component::F32 => {
+            let components: [f32; 4] = std::array::from_fn(|i| f32::from_le_bytes(word(i)));
+            b.single_reals(t, &components[..n])
+        }
+    }
+    .map(Some)
+}
+
+/// The builder's value of `scalar`.
+#[inline(always)]
+fn build_scalar<B: Build>(b: &mut B, scalar: Scalar) -> Result<B::Value, B::Error> {
+    match scalar {
+        Scalar::Nil => b.nil(),
+        Scalar::Bool(v) => b.bool(v),
+        Scalar::Int(i) => b.int(i),
+        Scalar::Float(f) => b.float(f),
+    }
 }
 
 /// The type id in a header word: its low byte where the upper bits are flags (Godot 3

@@ -38,7 +38,7 @@ pub mod value;
 pub mod wire;
 
 pub use class_names::{godot3_class, godot4_class};
-pub use decode::{Build, Packed, RawNodePath, RawText, Scalar, ValueBuilder};
+pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
 pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
 pub use types::{Generation, Godot2Type, VariantType};
@@ -311,20 +311,33 @@ pub fn decode_at(
     decode_with(bytes, base, opts, &mut ValueBuilder)
 }
 
-/// The value at the start of `bytes` when it is nil, a bool, an int or a float, and the
-/// bytes it used, read by [`decode`]'s rules; `None` for any other value, and for bytes that
-/// do not hold a whole one (for which `decode` gives the error). One such value per call
-/// (a network packet, a setting) then skips the decoder's setup and its dispatch.
+/// The value at the start of `bytes` (a window of a larger buffer starting at `base`, as
+/// in [`decode_at`]) when a Variant holds it in its own bytes (nil, a bool, an int, a
+/// float; a single-precision Vector2, Rect2, Vector3, Vector4, Plane, Quaternion; a Color;
+/// an integer vector), made by `builder` (see [`Build`]; a [`ValueBuilder`] makes a
+/// [`Value`]), and the bytes it used: what [`decode_with`] gives for it, errors included.
+/// `None` for any other value (or a header that names no type here), which `decode_with`
+/// then reads. One such value per call (a network packet, a setting) skips the decoder's
+/// setup and its dispatch.
 #[inline]
-pub fn decode_scalar(bytes: &[u8], opts: &DecodeOptions) -> Option<(Scalar, usize)> {
-    let mut r = Reader::new(bytes, 0);
+pub fn decode_inline<B: Build>(
+    bytes: &[u8],
+    base: usize,
+    opts: &DecodeOptions,
+    builder: &mut B,
+) -> Option<Decoded<B>> {
+    let mut r = Reader::new(bytes, base);
     let (t, header) = decode::read_header(&mut r, opts.generation).ok()?;
-    if !t.is_scalar() {
-        return None;
+    let flag_64 = header & header::FLAG_64 != 0;
+    match decode::read_inline(&mut r, t, flag_64, opts.generation, builder) {
+        Ok(made) => made.map(|value| Ok((value, r.consumed()))),
+        Err(e) => Some(Err(e)),
     }
-    let scalar = decode::read_scalar(&mut r, t, header & header::FLAG_64 != 0).ok()?;
-    Some((scalar, r.consumed()))
 }
+
+/// What [`decode_with`] and [`decode_inline`] give: the builder's value and the bytes it
+/// used, or its error.
+pub type Decoded<B> = Result<(<B as Build>::Value, usize), <B as Build>::Error>;
 
 /// Like [`decode_at`], making the values with `builder` (see [`Build`]).
 ///
@@ -337,7 +350,7 @@ pub fn decode_with<B: Build>(
     base: usize,
     opts: &DecodeOptions,
     builder: &mut B,
-) -> Result<(B::Value, usize), B::Error> {
+) -> Decoded<B> {
     let mut decoder = decode::Decoder::new(Reader::new(bytes, base), opts, builder);
     let value = decoder.value(0)?;
     Ok((value, decoder.r.consumed()))

@@ -84,11 +84,57 @@ impl VariantType {
         self as u32
     }
 
-    /// Nil, bool, int or float: the types whose payload is read whole in place (see
-    /// [`decode_scalar`](crate::decode_scalar)).
+    /// Nil, bool, int or float: the types whose payload is read whole in place.
     pub const fn is_scalar(self) -> bool {
         matches!(self, Self::Nil | Self::Bool | Self::Int | Self::Float)
     }
+
+    /// A math type's (Vector2 to Projection, Color, the integer vectors) count of
+    /// components, in the engine's order on the wire, and how they travel; `None` for the
+    /// other types. The one table of the counts: the decoder, the serde types and
+    /// [`decode_inline`](crate::decode_inline) read it.
+    pub(crate) const fn math_components(self) -> Option<(usize, Component)> {
+        use Component::{Real, F32, I32};
+        Some(match self {
+            Self::Vector2 => (2, Real),
+            Self::Vector2i => (2, I32),
+            Self::Rect2 => (4, Real),
+            Self::Rect2i => (4, I32),
+            Self::Vector3 => (3, Real),
+            Self::Vector3i => (3, I32),
+            Self::Transform2D => (6, Real),
+            Self::Vector4 => (4, Real),
+            Self::Vector4i => (4, I32),
+            Self::Plane => (4, Real),
+            Self::Quaternion => (4, Real),
+            Self::Aabb => (6, Real),
+            Self::Basis => (9, Real),
+            Self::Transform3D => (12, Real),
+            Self::Projection => (16, Real),
+            Self::Color => (4, F32),
+            _ => return None,
+        })
+    }
+
+    /// The count of [`math_components`](Self::math_components), 0 for the other types: a
+    /// constant for the length of a component array.
+    pub(crate) const fn component_count(self) -> usize {
+        match self.math_components() {
+            Some((n, _)) => n,
+            None => 0,
+        }
+    }
+}
+
+/// How a math type's components travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Component {
+    /// `real_t`: 32 bits, or 64 when the header is flagged (Godot 3 and 4).
+    Real,
+    /// Always a 32-bit float (Color).
+    F32,
+    /// A 32-bit int (the `…i` types).
+    I32,
 }
 
 impl std::fmt::Display for VariantType {

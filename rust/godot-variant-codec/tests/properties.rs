@@ -621,10 +621,12 @@ fn whole_object_scripts_are_nil_or_paths() {
 }
 
 proptest! {
-    /// `decode_scalar` reads a scalar as `decode` does (the same value and byte count) and
-    /// nothing else: on encoded scalars and other values, cut short or not, and on any bytes.
+    /// `decode_inline` reads a value a Variant holds in its own bytes (a scalar, a small
+    /// single-precision math value, a Color, an integer vector) as `decode` does (the same
+    /// value and byte count) and nothing else: on encoded scalars and other values (math
+    /// values in both precisions), cut short or not, and on any bytes.
     #[test]
-    fn decode_scalar_is_decode_for_scalars(
+    fn decode_inline_is_decode_for_inline_values(
         value in prop_oneof![
             Just(Value::Nil),
             any::<bool>().prop_map(Value::Bool),
@@ -646,7 +648,7 @@ proptest! {
             inputs.push([bytes, noise].concat());
         }
         for bytes in inputs {
-            common::check_scalar_shortcut(&bytes, &dopts, &decode(&bytes, &dopts));
+            common::check_inline_shortcut(&bytes, &dopts, &decode(&bytes, &dopts));
         }
     }
 }

@@ -11,7 +11,7 @@ use ::serde::de::{
 };
 use ::serde::forward_to_deserialize_any;
 
-use super::godot::{math_components, reserved_type, Component, Payload};
+use super::godot::{reserved_type, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
@@ -24,7 +24,7 @@ use crate::decode::{
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
-use crate::types::{Generation, VariantType};
+use crate::types::{Component, Generation, VariantType};
 use crate::wire::{Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
 
@@ -359,7 +359,7 @@ impl<'de> Deserializer<'de> {
         wide: bool,
         wide_target: bool,
     ) -> Result<Option<&'de [u8]>, Error> {
-        if math_components(t).is_some() {
+        if t.math_components().is_some() {
             return match math_payload_size(t, wide, wide_target) {
                 Some(size) => Ok(Some(self.r.take(size, t.name())?)),
                 None => Ok(None),
@@ -484,7 +484,7 @@ impl<'de> Deserializer<'de> {
                 };
                 strings.visit(visitor)
             }
-            _ => match math_components(t) {
+            _ => match t.math_components() {
                 Some((n, component)) => match (component, wide) {
                     (Component::Real, true) => {
                         plain_seq::<f64, V>(r.take(n * 8, t.name())?, visitor)
@@ -562,7 +562,7 @@ impl<'de> Deserializer<'de> {
 /// they are (`None` when they are in the other precision, or `t` is no math type).
 #[inline(always)]
 fn math_payload_size(t: VariantType, wide: bool, wide_target: bool) -> Option<usize> {
-    let (n, component) = math_components(t)?;
+    let (n, component) = t.math_components()?;
     match component {
         Component::Real if wide != wide_target => None,
         Component::Real if wide => Some(n * 8),

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use ::serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use ::serde::ser::{Serialize, Serializer};
 
-use crate::types::VariantType;
+use crate::types::{Component, VariantType};
 use crate::wire::{le_bytes_of, plain_items, Plain};
 
 /// The reserved name of the newtype struct a Godot type serializes as (the prefix alone
@@ -60,17 +60,6 @@ impl Serialize for LeBytes<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bytes(self.0)
     }
-}
-
-/// How a math type's components travel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Component {
-    /// `real_t`: 32 bits, or 64 when the header is flagged.
-    Real,
-    /// Always a 32-bit float (Color).
-    F32,
-    /// A 32-bit int (the `…i` types).
-    I32,
 }
 
 /// A Godot math type: `Array`'s components, in the engine's order.
@@ -141,7 +130,7 @@ fn deserialize_math<'de, T: MathType, D: Deserializer<'de>>(d: D) -> Result<T, D
 
 /// The traits of one math type of the table below, with `$scalar` components.
 macro_rules! math_type {
-    ($name:ident, $ty:ty, $reserved:expr, [$scalar:ty; $n:literal]) => {
+    ($name:ident, $ty:ty, $reserved:expr, [$scalar:ty; $n:expr]) => {
         // SAFETY: each type is `#[repr(C)]` of `$n` `$scalar`s, as the table says (the
         // transmutes would not compile were the sizes different).
         unsafe impl MathType for $ty {
@@ -190,25 +179,24 @@ macro_rules! math_type {
     };
 }
 
-/// Declares the math types' traits from one table: the Godot type, how its components
-/// travel, and how many there are. The types of `real_t` components (`Real`) are generic
-/// over their component type: each has its `f32` and its `f64` form.
+/// Declares the math types' traits from one table: the Godot type and how its components
+/// travel (checked against [`VariantType::math_components`], whose count of them each type
+/// takes). The types of `real_t` components (`Real`) are generic over their component
+/// type: each has its `f32` and its `f64` form.
 macro_rules! math_types {
-    ($($name:ident: $component:ident [$scalar:ty; $n:literal];)*) => {
-        $(math_types!(@one $name $component [$scalar; $n]);)*
+    ($($name:ident: $component:ident $scalar:ty;)*) => {
+        $(
+            const _: () = assert!(matches!(
+                VariantType::$name.math_components(),
+                Some((_, Component::$component))
+            ));
+            math_types!(@one $name $component [$scalar; VariantType::$name.component_count()]);
+        )*
 
         #[inline(always)]
         fn math_type_named(name: &str) -> Option<VariantType> {
             match name {
                 $(stringify!($name) => Some(VariantType::$name),)*
-                _ => None,
-            }
-        }
-
-        /// How many components a math type has and how they travel.
-        pub(crate) fn math_components(t: VariantType) -> Option<(usize, Component)> {
-            match t {
-                $(VariantType::$name => Some(($n, Component::$component)),)*
                 _ => None,
             }
         }
@@ -224,18 +212,25 @@ macro_rules! math_types {
             let t = payload.t;
             match t {
                 $(VariantType::$name => {
-                    write_components!(enc, t, payload.wide, bytes, $n, $component);
+                    write_components!(
+                        enc,
+                        t,
+                        payload.wide,
+                        bytes,
+                        { VariantType::$name.component_count() },
+                        $component
+                    );
                 })*
                 _ => return None,
             }
             Some(())
         }
     };
-    (@one $name:ident Real [$scalar:ty; $n:literal]) => {
+    (@one $name:ident Real [$scalar:ty; $n:expr]) => {
         math_type!($name, $name<f32>, reserved_name!($name), [f32; $n]);
         math_type!($name, $name<f64>, reserved_name!($name, f64), [f64; $n]);
     };
-    (@one $name:ident $component:ident [$scalar:ty; $n:literal]) => {
+    (@one $name:ident $component:ident [$scalar:ty; $n:expr]) => {
         math_type!($name, $name, reserved_name!($name), [$scalar; $n]);
     };
 }
@@ -245,7 +240,7 @@ macro_rules! math_types {
 /// the other precision than the Rust type's (which [`Encoder::reals`](crate::Encoder::reals)
 /// converts).
 macro_rules! write_components {
-    ($enc:ident, $t:ident, $wide:expr, $bytes:ident, $n:literal, Real) => {
+    ($enc:ident, $t:ident, $wide:expr, $bytes:ident, $n:expr, Real) => {
         match ($wide, $enc.options().precision) {
             (false, crate::Precision::Single) => {
                 $enc.wire_payload($t, <&[u8; $n * 4]>::try_from($bytes).ok()?)
@@ -260,28 +255,28 @@ macro_rules! write_components {
             }
         }
     };
-    ($enc:ident, $t:ident, $wide:expr, $bytes:ident, $n:literal, $component:ident) => {
+    ($enc:ident, $t:ident, $wide:expr, $bytes:ident, $n:expr, $component:ident) => {
         $enc.wire_payload($t, <&[u8; $n * 4]>::try_from($bytes).ok()?)
     };
 }
 
 math_types! {
-    Vector2: Real [f32; 2];
-    Vector2i: I32 [i32; 2];
-    Rect2: Real [f32; 4];
-    Rect2i: I32 [i32; 4];
-    Vector3: Real [f32; 3];
-    Vector3i: I32 [i32; 3];
-    Transform2D: Real [f32; 6];
-    Vector4: Real [f32; 4];
-    Vector4i: I32 [i32; 4];
-    Plane: Real [f32; 4];
-    Quaternion: Real [f32; 4];
-    Aabb: Real [f32; 6];
-    Basis: Real [f32; 9];
-    Transform3D: Real [f32; 12];
-    Projection: Real [f32; 16];
-    Color: F32 [f32; 4];
+    Vector2: Real f32;
+    Vector2i: I32 i32;
+    Rect2: Real f32;
+    Rect2i: I32 i32;
+    Vector3: Real f32;
+    Vector3i: I32 i32;
+    Transform2D: Real f32;
+    Vector4: Real f32;
+    Vector4i: I32 i32;
+    Plane: Real f32;
+    Quaternion: Real f32;
+    Aabb: Real f32;
+    Basis: Real f32;
+    Transform3D: Real f32;
+    Projection: Real f32;
+    Color: F32 f32;
 }
 
 /// Godot's `Vector2`. Its `real_t` components are `f32` by default (a double-precision
