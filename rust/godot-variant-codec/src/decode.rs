@@ -482,7 +482,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Transform3D => return self.reals_of(t, wide, |r| Value::Transform3D(Box::new(r))),
             T::Projection => return self.reals_of(t, wide, |r| Value::Projection(Box::new(r))),
             T::Color | T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
-                // Four 32-bit components at most, in any precision.
+                // At most four 32-bit components in any precision, which `read_inline`
+                // reads whatever the header's flag.
                 match read_inline(&mut self.r, t, flag_64, self.generation, self.b)? {
                     Some(value) => return Ok(value),
                     None => unreachable!("{t} is read inline"),
@@ -797,22 +798,22 @@ pub(crate) fn read_inline<B: Build>(
         return Ok(None);
     }
     let bytes = r.take(n * 4, t.name())?;
-    let word = |i: usize| {
-        bytes
-            .get(i * 4..i * 4 + 4)
-            .map_or([0; 4], |w| w.try_into().expect("4 bytes"))
-    };
     match component {
-        Component::I32 => {
-            let components: [i32; 4] = std::array::from_fn(|i| i32::from_le_bytes(word(i)));
-            b.int_components(t, &components[..n])
-        }
-        Component::Real | Component::F32 => {
-            let components: [f32; 4] = std::array::from_fn(|i| f32::from_le_bytes(word(i)));
-            b.single_reals(t, &components[..n])
-        }
+        Component::I32 => b.int_components(t, &first_four::<i32>(bytes)[..n]),
+        Component::Real | Component::F32 => b.single_reals(t, &first_four::<f32>(bytes)[..n]),
     }
     .map(Some)
+}
+
+/// The first four `T`s of `bytes`, little-endian (0 past its end). Each is loaded on its
+/// own: copied as one run of the input's length, the copy's narrow writes would hold up
+/// the wider reads of the array that follow (a failed store-to-load forward on x86).
+#[inline(always)]
+fn first_four<T: Plain + Default>(bytes: &[u8]) -> [T; 4] {
+    std::array::from_fn(|i| match bytes.get(i * T::SIZE..) {
+        Some(rest) if rest.len() >= T::SIZE => T::from_le(rest),
+        _ => T::default(),
+    })
 }
 
 /// The builder's value of `scalar`.
