@@ -184,13 +184,13 @@ macro_rules! math_type {
 /// takes). The types of `real_t` components (`Real`) are generic over their component
 /// type: each has its `f32` and its `f64` form.
 macro_rules! math_types {
-    ($($name:ident: $component:ident $scalar:ty;)*) => {
+    ($($name:ident: $component:ident;)*) => {
         $(
             const _: () = assert!(matches!(
                 VariantType::$name.math_components(),
                 Some((_, Component::$component))
             ));
-            math_types!(@one $name $component [$scalar; VariantType::$name.component_count()]);
+            math_types!(@one $name $component VariantType::$name.component_count());
         )*
 
         #[inline(always)]
@@ -226,12 +226,15 @@ macro_rules! math_types {
             Some(())
         }
     };
-    (@one $name:ident Real [$scalar:ty; $n:expr]) => {
+    (@one $name:ident Real $n:expr) => {
         math_type!($name, $name<f32>, reserved_name!($name), [f32; $n]);
         math_type!($name, $name<f64>, reserved_name!($name, f64), [f64; $n]);
     };
-    (@one $name:ident $component:ident [$scalar:ty; $n:expr]) => {
-        math_type!($name, $name, reserved_name!($name), [$scalar; $n]);
+    (@one $name:ident F32 $n:expr) => {
+        math_type!($name, $name, reserved_name!($name), [f32; $n]);
+    };
+    (@one $name:ident I32 $n:expr) => {
+        math_type!($name, $name, reserved_name!($name), [i32; $n]);
     };
 }
 
@@ -261,22 +264,22 @@ macro_rules! write_components {
 }
 
 math_types! {
-    Vector2: Real f32;
-    Vector2i: I32 i32;
-    Rect2: Real f32;
-    Rect2i: I32 i32;
-    Vector3: Real f32;
-    Vector3i: I32 i32;
-    Transform2D: Real f32;
-    Vector4: Real f32;
-    Vector4i: I32 i32;
-    Plane: Real f32;
-    Quaternion: Real f32;
-    Aabb: Real f32;
-    Basis: Real f32;
-    Transform3D: Real f32;
-    Projection: Real f32;
-    Color: F32 f32;
+    Vector2: Real;
+    Vector2i: I32;
+    Rect2: Real;
+    Rect2i: I32;
+    Vector3: Real;
+    Vector3i: I32;
+    Transform2D: Real;
+    Vector4: Real;
+    Vector4i: I32;
+    Plane: Real;
+    Quaternion: Real;
+    Aabb: Real;
+    Basis: Real;
+    Transform3D: Real;
+    Projection: Real;
+    Color: F32;
 }
 
 /// Godot's `Vector2`. Its `real_t` components are `f32` by default (a double-precision
