@@ -316,9 +316,9 @@ pub fn decode_at(
 /// float; a single-precision Vector2, Rect2, Vector3, Vector4, Plane, Quaternion; a Color;
 /// an integer vector), made by `builder` (see [`Build`]; a [`ValueBuilder`] makes a
 /// [`Value`]), and the bytes it used: what [`decode_with`] gives for it, errors included.
-/// `None` for any other value (or a header that names no type here), which `decode_with`
-/// then reads. One such value per call (a network packet, a setting) skips the decoder's
-/// setup and its dispatch.
+/// `None` for any other value, and for a header cut short or naming no type here, which
+/// `decode_with` then reads. One such value per call (a network packet, a setting) skips
+/// the decoder's setup and its dispatch.
 #[inline]
 pub fn decode_inline<B: Build>(
     bytes: &[u8],
