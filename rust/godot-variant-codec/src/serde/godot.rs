@@ -131,8 +131,9 @@ fn deserialize_math<'de, T: MathType, D: Deserializer<'de>>(d: D) -> Result<T, D
 /// The traits of one math type of the table below, with `$scalar` components.
 macro_rules! math_type {
     ($name:ident, $ty:ty, $reserved:expr, [$scalar:ty; $n:expr]) => {
-        // SAFETY: each type is `#[repr(C)]` of `$n` `$scalar`s, as the table says (the
-        // transmutes would not compile were the sizes different).
+        // SAFETY: each type is `#[repr(C)]` of `$n` `$scalar`s, as many as
+        // `VariantType::math_components` counts (the transmutes would not compile were
+        // the sizes different).
         unsafe impl MathType for $ty {
             const NAME: &'static str = $reserved;
             type Scalar = $scalar;
