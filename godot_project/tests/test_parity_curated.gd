@@ -468,6 +468,85 @@ func test_repeated_dictionary_keys() -> void:
 	assert_same(codec.decode_batch([crafted, crafted])[1], bytes_to_var(crafted), "keys cut at a NUL, batched")
 
 
+## Packets decoded one per call whose keys repeat from call to call, as a game's network
+## messages do: the codec keeps a thread's short keys between calls and shares their
+## Strings. Keys that differ in one character or in length, more keys than it keeps, more
+## new keys in one dictionary than a call adds; decoded results changed, dropped and their
+## keys changed between calls; static and instance calls; Threads and tasks that decode
+## and end, and the main thread after them.
+func test_dictionary_keys_kept_between_calls() -> void:
+	var keys := []
+	for length in 18:
+		var base := "abcdefghijklmnopqr".substr(0, length)
+		keys.append(base)
+		keys.append(base + "Z")
+		if length > 0:
+			keys.append(base.substr(0, length - 1) + "Z")
+	keys.append_array(["é", "日本", BOM + "id", "id", "pos", "name"])
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 4242
+	var packets := []
+	for i in 400:
+		var message := {}
+		for k in rng.randi_range(1, 14):
+			message[keys[rng.randi_range(0, keys.size() - 1)]] = i * 100 + k
+		if i % 7 == 0:
+			message["nested"] = {keys[i % keys.size()]: i, "id": [i]}
+		packets.append(var_to_bytes(message))
+	var codec := FastVariantCodec.new()
+	var decode_all := func(static_calls: bool) -> Array:
+		var decoded := []
+		for bytes in packets:
+			decoded.append(FastVariantCodec.bytes_to_var(bytes) if static_calls else codec.decode(bytes))
+		return decoded
+	for round in 2:
+		for static_calls in [false, true]:
+			var decoded: Array = decode_all.call(static_calls)
+			for i in packets.size():
+				if not assert_same(decoded[i], bytes_to_var(packets[i]), "packet %d, round %d, %s" % [
+						i, round, "static" if static_calls else "instance"]):
+					return
+
+	# The results are the caller's: changing, dropping or changing their keys leaves the
+	# next calls' keys as the bytes say.
+	var first: Dictionary = codec.decode(packets[0])
+	var key: String = first.keys()[0]
+	key += "!"
+	first.erase(first.keys()[0])
+	first[key] = "changed"
+	first.clear()
+	first = {}
+	for i in 20:
+		var again: Dictionary = codec.decode(packets[i])
+		assert_same(again, bytes_to_var(packets[i]), "packet %d after the first was changed" % i)
+		for k in again.keys():
+			k += "?"
+		again.clear()
+
+	# Threads that decode and end, then the main thread.
+	var on_thread := func() -> Array:
+		var own := FastVariantCodec.new()
+		var decoded := []
+		for bytes in packets:
+			decoded.append(own.decode(bytes))
+		return decoded
+	for t in 3:
+		var thread := Thread.new()
+		thread.start(on_thread)
+		var decoded: Array = thread.wait_to_finish()
+		for i in packets.size():
+			if not assert_same(decoded[i], bytes_to_var(packets[i]), "packet %d on thread %d" % [i, t]):
+				return
+	var task_results := []
+	var task := WorkerThreadPool.add_task(func() -> void: task_results.append(on_thread.call()))
+	WorkerThreadPool.wait_for_task_completion(task)
+	assert_same(task_results, [packets.map(func(b: PackedByteArray) -> Variant: return bytes_to_var(b))],
+			"a task's packets")
+	for i in packets.size():
+		if not assert_same(codec.decode(packets[i]), bytes_to_var(packets[i]), "packet %d after the threads" % i):
+			return
+
+
 ## NodePaths that repeat within one call, as save games and scenes repeat the nodes they
 ## refer to: the codec shares the NodePath it made for the same bytes. Paths that differ
 ## in one byte, in where names end and subnames begin, or in being absolute; more distinct

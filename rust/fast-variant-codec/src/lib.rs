@@ -56,4 +56,12 @@ unsafe impl ExtensionLibrary for FastVariantCodecLibrary {
             direct_calls::register();
         }
     }
+
+    /// As the scene classes are unloaded, on the main thread: releases what the builders keep
+    /// per thread (dictionary keys) while the engine can still take it back.
+    fn on_stage_deinit(stage: InitStage) {
+        if stage == InitStage::Scene {
+            read::release_thread_caches();
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! [`to_variant`](crate::to_variant). Runs on the calling thread: it creates the engine
 //! values for that thread.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::text::string_name;
 use godot::builtin::{
@@ -82,18 +83,82 @@ const PARALLEL_STRINGS_MIN: usize = 4096;
 /// The builder of engine Variants.
 pub struct VariantBuilder {
     ffi: &'static Ffi,
-    /// The Dictionaries begun (keys are kept from the second on; see [`KeyCache`]).
+    /// The Dictionaries begun (see [`KeyCache`] for the keys of the first).
     dictionaries: usize,
     /// Made when first needed: one small value per call needs neither cache, and a builder
     /// of one word to set and one to check when dropped costs such a call least.
     caches: Option<Box<Caches>>,
 }
 
-/// What a builder keeps of what it made, for the values after.
+/// What a builder keeps of what it made, for the values after. The thread's: handed from
+/// one builder to the next (see [`THREAD_CACHES`]), which keeps its keys and starts its
+/// NodePaths anew.
 #[derive(Default)]
 struct Caches {
     keys: KeyCache,
     node_paths: NodePathCache,
+}
+
+thread_local! {
+    /// The [`Caches`] of this thread's builders between them: a game decodes one packet per
+    /// call, and its packets repeat a few keys.
+    static THREAD_CACHES: ThreadCaches = const { ThreadCaches(Cell::new(None)) };
+}
+
+/// Set when the library is unloaded: the engine's memory functions may be gone after it,
+/// so what a thread keeps is no longer released (see [`ThreadCaches`]).
+static UNLOADED: AtomicBool = AtomicBool::new(false);
+
+/// A thread's [`Caches`] between builders. Their Strings are released when the thread
+/// ends while the library is loaded; after [`release_thread_caches`] (the library unloaded,
+/// the engine shutting down), a thread that ends then leaves its few short keys to the
+/// process's end rather than call into the engine.
+struct ThreadCaches(Cell<Option<Box<Caches>>>);
+
+impl Drop for ThreadCaches {
+    fn drop(&mut self) {
+        if let Some(caches) = self.0.take() {
+            discard(caches);
+        }
+    }
+}
+
+/// Drops `caches` while the library is loaded; after, leaves them (see [`ThreadCaches`]).
+fn discard(caches: Box<Caches>) {
+    if UNLOADED.load(Ordering::Acquire) {
+        std::mem::forget(caches);
+    }
+}
+
+/// Releases the calling thread's caches and keeps every later thread end from releasing
+/// any: called as the library is unloaded, on the main thread.
+pub fn release_thread_caches() {
+    // A thread that is ending has nothing left to release.
+    let caches = THREAD_CACHES.try_with(|kept| kept.0.take()).ok().flatten();
+    drop(caches);
+    UNLOADED.store(true, Ordering::Release);
+}
+
+/// The thread's [`Caches`] (new ones when it has none, or is ending).
+fn take_thread_caches() -> Box<Caches> {
+    THREAD_CACHES
+        .try_with(|kept| kept.0.take())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Hands a builder's `caches` back to the thread for its next builder: the keys kept, the
+/// NodePaths dropped (discarded when the thread is ending).
+#[inline(never)]
+fn drop_caches(mut caches: Box<Caches>) {
+    caches.keys.first_added = 0;
+    caches.node_paths = NodePathCache::default();
+    let mut caches = Some(caches);
+    let _ = THREAD_CACHES.try_with(|kept| kept.0.set(caches.take()));
+    if let Some(caches) = caches {
+        discard(caches);
+    }
 }
 
 impl VariantBuilder {
@@ -106,7 +171,7 @@ impl VariantBuilder {
     }
 
     fn caches(&mut self) -> &mut Caches {
-        self.caches.get_or_insert_with(Box::default)
+        self.caches.get_or_insert_with(take_thread_caches)
     }
 
     /// As [`decode_variant`], by this builder (a batch decodes all its packets by one, so
@@ -130,11 +195,6 @@ impl Drop for VariantBuilder {
             drop_caches(caches);
         }
     }
-}
-
-#[inline(never)]
-fn drop_caches(caches: Box<Caches>) {
-    drop(caches);
 }
 
 /// A decoded Variant on its way through the decoder to its container, held as its three
@@ -232,17 +292,25 @@ const KEY_SLOTS: usize = 32;
 /// Slots an entry of a [`ProbedSlots`] may take, from the one its key hashes to on.
 const KEY_PROBES: usize = 4;
 
-/// The Strings of the dictionary keys this builder has made, by text: a key text seen
-/// again is the same String, shared (the engine shares a String's buffer by reference
-/// counting, and sharing it cannot be seen from a script). Arrays of records and batches of
-/// similar messages repeat a few keys: each repeat costs no allocation or copy.
+/// The keys the first Dictionary of a builder may add to its [`KeyCache`].
+const FIRST_DICTIONARY_KEYS: usize = 8;
+
+/// The Strings of the dictionary keys a thread's builders have made, by text: a key text
+/// seen again is the same String, shared (the engine shares a String's buffer by reference
+/// counting, and sharing it cannot be seen from a script). Packets decoded one per call,
+/// arrays of records and batches of similar messages repeat a few keys: each repeat costs
+/// no allocation or copy. Short keys are kept in a [`ProbedSlots`]; longer keys are made
+/// every time.
 ///
-/// Keys are kept from the second dictionary on: one dictionary's keys are all different,
-/// and keeping them would only cost (a single small value decoded per call, one large
-/// dictionary). Short keys are kept in a [`ProbedSlots`]; longer keys are made every time.
+/// The cache is the thread's, handed from one builder to the next. A builder's first
+/// Dictionary adds at most [`FIRST_DICTIONARY_KEYS`] keys to it (a packet's few keys; one
+/// large dictionary's keys are all different, and keeping them all would only cost), the
+/// Dictionaries after it any key.
 #[derive(Default)]
 struct KeyCache {
     slots: ProbedSlots<CachedKey, KEY_SLOTS>,
+    /// The keys the current builder's first Dictionary has added.
+    first_added: usize,
 }
 
 struct CachedKey {
@@ -253,21 +321,30 @@ struct CachedKey {
 }
 
 impl KeyCache {
-    /// The String Variant of the key `text`, made by `ffi` the first time; `None` when it
-    /// is not kept (a long key).
+    /// The String Variant of the key `text` of the builder's first Dictionary or a later
+    /// one, made by `ffi` when it is new and may be added; `None` when it is not kept (a
+    /// long key, or a new one the first Dictionary may no longer add).
     #[inline]
-    fn get(&mut self, ffi: &Ffi, text: &str) -> Option<&Variant> {
+    fn get(&mut self, ffi: &Ffi, text: &str, first_dictionary: bool) -> Option<&Variant> {
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
-        let cached = self.slots.get_or_insert(
-            key_hash(words, len),
-            |cached| cached.len == len && cached.words == words,
-            || CachedKey {
+        let hash = key_hash(words, len);
+        let is_it = |cached: &CachedKey| cached.len == len && cached.words == words;
+        if first_dictionary && self.first_added == FIRST_DICTIONARY_KEYS {
+            return self.slots.find(hash, is_it).map(|cached| &cached.key);
+        }
+        let mut added = false;
+        let cached = self.slots.get_or_insert(hash, is_it, || {
+            added = true;
+            CachedKey {
                 words,
                 len,
                 key: ffi.string_variant(text),
-            },
-        );
+            }
+        });
+        if added && first_dictionary {
+            self.first_added += 1;
+        }
         Some(&cached.key)
     }
 }
@@ -300,7 +377,7 @@ impl<T, const SLOTS: usize> ProbedSlots<T, SLOTS> {
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
-        let home = (hash >> (64 - SLOTS.trailing_zeros())) as usize;
+        let home = Self::home(hash);
         // The first slot that is free or holds the entry, else the home slot.
         let at = (0..KEY_PROBES)
             .map(|probe| (home + probe) % SLOTS)
@@ -311,6 +388,20 @@ impl<T, const SLOTS: usize> ProbedSlots<T, SLOTS> {
             *slot = None;
         }
         slot.get_or_insert_with(make)
+    }
+
+    /// The entry that `is_it` accepts among those from the home of `hash` on.
+    #[inline]
+    fn find(&self, hash: u64, is_it: impl Fn(&T) -> bool) -> Option<&T> {
+        let home = Self::home(hash);
+        (0..KEY_PROBES)
+            .map_while(|probe| self.slots.get((home + probe) % SLOTS)?.as_ref())
+            .find(|entry| is_it(entry))
+    }
+
+    /// The slot an entry of `hash` takes first.
+    fn home(hash: u64) -> usize {
+        (hash >> (64 - SLOTS.trailing_zeros())) as usize
     }
 }
 
@@ -738,10 +829,8 @@ impl Build for VariantBuilder {
     ) -> Result<(), ReadError> {
         let value = value.into_variant();
         let ffi = self.ffi;
-        let kept = match self.dictionaries {
-            0 | 1 => None,
-            _ => self.caches().keys.get(ffi, key),
-        };
+        let first_dictionary = self.dictionaries <= 1;
+        let kept = self.caches().keys.get(ffi, key, first_dictionary);
         match kept {
             Some(key) => ffi.set_entry(&mut fill.dictionary, key, value),
             None => {
