@@ -38,7 +38,9 @@ mod to_variant;
 mod typed_containers;
 mod write;
 
+use godot::classes::Os;
 use godot::init::{gdextension, ExtensionLibrary, InitStage};
+use godot::obj::Singleton;
 
 struct FastVariantCodecLibrary;
 
@@ -47,12 +49,14 @@ struct FastVariantCodecLibrary;
 unsafe impl ExtensionLibrary for FastVariantCodecLibrary {
     /// With the scene classes loaded (project settings are loaded by then), on the main
     /// thread: registers the project setting, reads the safe-mode switches and runs the
-    /// engine-layout probes, before any call can need them; then registers the per-value
-    /// methods, which gdext does not (see [`direct_calls`]).
+    /// engine-layout probes, before any call can need them; tells the pool whether the
+    /// engine's allocations scale across threads (see [`parallel::allocations_shared`]);
+    /// then registers the per-value methods, which gdext does not (see [`direct_calls`]).
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Scene {
             engine_layout::initialize();
             raw::ffi();
+            parallel::set_engine_debug_build(Os::singleton().is_debug_build());
             direct_calls::register();
         }
     }

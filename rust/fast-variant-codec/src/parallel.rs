@@ -15,7 +15,7 @@
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The environment variable that sizes the pool: a number of threads, `0` for none (all
@@ -43,6 +43,24 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
             .ok()
     })
     .as_ref()
+}
+
+/// Whether work that allocates engine memory is shared with the pool (see
+/// [`allocations_shared`]); decided once, at initialization, for the running engine.
+static ALLOCATIONS_SHARED: AtomicBool = AtomicBool::new(true);
+
+/// Decides [`allocations_shared`] for an engine built with `DEBUG_ENABLED` or without it:
+/// such an engine (the editor, a debug export template) counts every allocation and free
+/// in two process-wide atomic counters (`Memory::alloc_static`), so threads that allocate
+/// at once queue on them, and one thread alone allocates faster than two together.
+pub fn set_engine_debug_build(debug: bool) {
+    ALLOCATIONS_SHARED.store(!debug, Ordering::Relaxed);
+}
+
+/// Whether work whose pieces allocate engine memory (Strings) gains from the pool: in a
+/// release build of the engine. Elsewhere it runs on the calling thread alone.
+pub fn allocations_shared() -> bool {
+    ALLOCATIONS_SHARED.load(Ordering::Relaxed)
 }
 
 /// A piece of shared work panicked (a bug): the first such panic's message. The work

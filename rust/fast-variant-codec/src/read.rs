@@ -76,9 +76,26 @@ impl From<ToVariantError> for ReadError {
 const STRINGS_PIECE: usize = 2048;
 
 /// PackedStringArrays of fewer strings are made on the calling thread alone (one piece);
-/// from two pieces on, sharing them pays (bench.gd's PackedStringArray rows, also with
-/// the pool off and beside a busy core).
+/// from two pieces on, sharing them pays where the engine's allocations scale
+/// ([`parallel::allocations_shared`]; bench.gd's PackedStringArray rows, also with the
+/// pool off and beside a busy core).
 const PARALLEL_STRINGS_MIN: usize = 4096;
+
+/// Where the engine's allocations queue on each other ([`parallel::allocations_shared`]),
+/// a PackedStringArray's texts are shared with the pool only when they average at least
+/// this many bytes: then reading and widening them outweighs the wait per String
+/// (shapes.gd's 40k texts of 64–256 bytes gain, its 100k texts of 16 bytes and bench.gd's
+/// of 0–23 lose).
+const QUEUED_ALLOCATION_TEXT_MIN: usize = 64;
+
+/// Whether making the Strings of `strings` gains from the pool (at least
+/// [`PARALLEL_STRINGS_MIN`] of them, which `parallel::in_pieces` checks).
+fn strings_shared(strings: &[RawText<'_>]) -> bool {
+    parallel::allocations_shared()
+        || strings.len() >= PARALLEL_STRINGS_MIN
+            && strings.iter().map(RawText::encoded_len).sum::<usize>()
+                >= strings.len() * QUEUED_ALLOCATION_TEXT_MIN
+}
 
 /// The builder of engine Variants.
 pub struct VariantBuilder {
@@ -632,11 +649,14 @@ impl Build for VariantBuilder {
         let first_invalid = AtomicUsize::new(usize::MAX);
         // Reading a text and making its String is memory work (the engine's allocator,
         // which any thread may call, and a copy of the text) into a slot nothing else
-        // writes: large arrays share it with the pool.
+        // writes: large arrays share it with the pool (see `strings_shared`).
         let made = parallel::in_pieces(
             strings.len(),
             STRINGS_PIECE,
-            PARALLEL_STRINGS_MIN,
+            match strings_shared(strings) {
+                true => PARALLEL_STRINGS_MIN,
+                false => usize::MAX,
+            },
             &|piece| {
                 for i in piece.clone() {
                     let raw = &strings[i];

@@ -1143,6 +1143,12 @@ impl<'a> RawText<'a> {
         plain_text(<&'a [u8; 16]>::try_from(self.padded_bytes).ok()?, length)
     }
 
+    /// The text's length in bytes as written, before [`text`](Self::text)'s rules (a BOM
+    /// dropped, a NUL ending it) and without its padding.
+    pub fn encoded_len(&self) -> usize {
+        self.length as usize
+    }
+
     /// [`text`](Self::text), each rule applied: for a text that [`plain`](Self::plain) did
     /// not take, which `text` would check again.
     #[inline(always)]

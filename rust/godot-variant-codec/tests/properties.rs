@@ -4,8 +4,8 @@
 use godot_variant_codec::{
     decode, decode_with, encode, encoded_size, Array, Build, ContainerType, DecodeError,
     DecodeOptions, Dictionary, EncodeErrorKind, EncodeOptions, FullObject, Generation, GodotError,
-    NodePath, Object, PackedReals, Precision, RawNodePath, Reals, Signal, Value, ValueBuilder,
-    VariantType,
+    NodePath, Object, PackedReals, Precision, RawNodePath, RawText, Reals, Signal, Value,
+    ValueBuilder, VariantType,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -206,11 +206,13 @@ proptest! {
     }
 }
 
-/// A builder that keeps what `Build::node_path` hands over, and builds the rest as the
-/// value model does.
+/// A builder that keeps what `Build::node_path` and `Build::packed_strings` hand over, and
+/// builds the rest as the value model does.
 #[derive(Default)]
-struct NodePathRecorder {
+struct Recorder {
     seen: Vec<SeenNodePath>,
+    /// The `encoded_len` of each text of a PackedStringArray.
+    text_lengths: Vec<usize>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -219,7 +221,7 @@ struct SeenNodePath {
     encoded: Option<Vec<u8>>,
 }
 
-impl Build for NodePathRecorder {
+impl Build for Recorder {
     type Value = Value;
     type Array = <ValueBuilder as Build>::Array;
     type Dictionary = <ValueBuilder as Build>::Dictionary;
@@ -242,6 +244,12 @@ impl Build for NodePathRecorder {
             encoded: path.encoded().map(<[u8]>::to_vec),
         });
         self.value(Value::NodePath(Box::new(path.to_node_path())))
+    }
+
+    fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Value, DecodeError> {
+        self.text_lengths
+            .extend(strings.iter().map(RawText::encoded_len));
+        ValueBuilder.packed_strings(strings)
     }
 
     fn begin_array(
@@ -299,7 +307,7 @@ proptest! {
     ) {
         let path = NodePath { names, subnames, absolute };
         let bytes = encode(&Value::NodePath(Box::new(path.clone())), &EncodeOptions::default()).unwrap();
-        let mut recorder = NodePathRecorder::default();
+        let mut recorder = Recorder::default();
         let (decoded, used) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();
         prop_assert_eq!(used, bytes.len());
         prop_assert_eq!(decoded, Value::NodePath(Box::new(path.clone())));
@@ -308,6 +316,38 @@ proptest! {
             vec![SeenNodePath { path, encoded: Some(bytes[4..].to_vec()) }]
         );
     }
+}
+
+proptest! {
+    /// `Build::packed_strings` hands over each text with its length as written: the
+    /// engine writes a PackedStringArray's texts with their NUL.
+    #[test]
+    fn packed_strings_are_handed_over_with_their_lengths(texts in vec(text(), 0..6)) {
+        let value = Value::PackedStringArray(texts.clone());
+        let bytes = encode(&value, &EncodeOptions::default()).unwrap();
+        let mut recorder = Recorder::default();
+        let (decoded, _) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();
+        prop_assert_eq!(decoded, value);
+        prop_assert_eq!(recorder.text_lengths, texts.iter().map(|t| t.len() + 1).collect::<Vec<_>>());
+    }
+}
+
+/// A text's `encoded_len` is its length as written, before the rules that drop a leading
+/// BOM and end a text at a NUL.
+#[test]
+fn encoded_len_is_the_length_before_the_text_rules() {
+    let texts: [&[u8]; 3] = [b"\xEF\xBB\xBFbom", b"ab\0cd", &[b'x'; 40]];
+    let mut bytes = [34u32, 3].map(u32::to_le_bytes).concat();
+    for text in texts {
+        bytes.extend((text.len() as u32).to_le_bytes());
+        bytes.extend(text);
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+    }
+    let mut recorder = Recorder::default();
+    let (decoded, _) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();
+    let expected = ["bom", "ab", &"x".repeat(40)].map(String::from);
+    assert_eq!(decoded, Value::PackedStringArray(expected.to_vec()));
+    assert_eq!(recorder.text_lengths, texts.map(<[u8]>::len));
 }
 
 #[test]
