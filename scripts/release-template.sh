@@ -7,6 +7,7 @@
 #   scripts/release-template.sh --run-tests [--suite=TEXT ...] [name-filter ...]   # the suites
 #   scripts/release-template.sh --bench --out=/abs/bench.md [--runs=N ...]         # bench.gd
 #   scripts/release-template.sh --shapes [--runs=N]                                # shapes.gd
+#   scripts/release-template.sh --call-cost [--calls=N]                            # call_cost.gd
 #
 # The user args reach the project's main scene (test_runner.gd), which dispatches on them.
 # Exit status: the template's (the export's when that fails).

@@ -26,7 +26,8 @@ const USAGE: &str =
                engine-layout probe failed alone, release export template); ends with
                `N passed, N failed`
   bench        engine vs codec benchmark tables (best of N, same process), in the editor
-               build, in safe mode and in the release export template
+               build, in safe mode and in the release export template, with what a
+               GDScript call costs in each (call_cost.gd)
   build-addon  build the GDExtension into addons/fast_variant_codec/bin
   golden       regenerate tests/golden/godot4.json with the live engine
   golden3      regenerate the Godot 3 corpora, save files and sidecars in tests/golden/godot3
@@ -333,9 +334,9 @@ fn demo() -> Result<(), String> {
 }
 
 /// Both benchmarks: the Godot project's engine-vs-codec tables (one process, best of N;
-/// bench.gd's targets and shapes.gd's other shapes) in each bench setting, and the pure-Rust
-/// crate's criterion benches against the peer crate. The tables are printed and written
-/// to `target/bench/`, each headed by its setting.
+/// bench.gd's targets, shapes.gd's other shapes, call_cost.gd's cost of a call) in each
+/// bench setting, and the pure-Rust crate's criterion benches against the peer crate. The
+/// tables are printed and written to `target/bench/`, each headed by its setting.
 fn bench() -> Result<(), String> {
     let dir = project_dir();
     let out = dir.join("target/bench");
@@ -384,14 +385,24 @@ fn bench() -> Result<(), String> {
             continue;
         }
 
-        let mut cmd = setting.project_script(&godot, "res://bench/shapes.gd", "--shapes", &[]);
-        let (ok, lines) = run_echoing(&mut cmd)?;
-        godot_ok &= ok;
-        tables.push((
-            format!("Godot ({build}): other shapes (shapes.gd)"),
-            shapes_table(&lines),
-            setting.table_file(&out, "shapes"),
-        ));
+        // Each script by name (its release-template entry and table file: the name with
+        // dashes), what its table shows, and its table's header.
+        let others = [
+            ("shapes", "other shapes", "| shape |"),
+            ("call_cost", "the cost of a call", "| call |"),
+        ];
+        for (name, what, header) in others {
+            let script = format!("res://bench/{name}.gd");
+            let entry = format!("--{}", name.replace('_', "-"));
+            let mut cmd = setting.project_script(&godot, &script, &entry, &[]);
+            let (ok, lines) = run_echoing(&mut cmd)?;
+            godot_ok &= ok;
+            tables.push((
+                format!("Godot ({build}): {what} ({name}.gd)"),
+                last_table(&lines, header),
+                setting.table_file(&out, &name.replace('_', "-")),
+            ));
+        }
     }
 
     for (title, table, file) in &tables {
@@ -412,10 +423,11 @@ fn bench() -> Result<(), String> {
         .ok_or_else(|| "a benchmark failed".into())
 }
 
-/// shapes.gd's table from its output (it prints each row as it goes, then the whole table
-/// and a line on how it was timed): the last table and that line.
-fn shapes_table(lines: &[String]) -> Option<String> {
-    let start = lines.iter().rposition(|l| l.starts_with("| shape |"))?;
+/// A bench script's table from its output (shapes.gd prints each row as it goes, then the
+/// whole table; each ends with a line on how it was timed): the last table whose header
+/// starts with `header`, and that line.
+fn last_table(lines: &[String], header: &str) -> Option<String> {
+    let start = lines.iter().rposition(|l| l.starts_with(header))?;
     let mut table: Vec<&str> = lines[start..]
         .iter()
         .take_while(|l| l.starts_with('|'))
