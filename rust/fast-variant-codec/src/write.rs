@@ -26,7 +26,7 @@ use godot_variant_codec::error::PathKey;
 use godot_variant_codec::godot2::Godot2Value;
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
 use godot_variant_codec::{
-    check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Reals, Value,
+    check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Value,
     VariantType as WireType, SCRIPT_PROPERTY,
 };
 
@@ -179,9 +179,9 @@ impl<S: Sink> VariantWriter<S> {
     #[inline]
     fn reals<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
         // SAFETY: `t` is `v`'s type, a math type of N single-precision reals (this build's
-        // `real_t`, as gdext's own math types assume).
-        let r: [f32; N] = unsafe { self.ffi.read(v, t) };
-        self.enc.reals(wire, &Reals::Single(r));
+        // `real_t`, as gdext's own math types assume), aligned as floats are.
+        let r: &[f32; N] = unsafe { self.ffi.borrow(v, t) };
+        self.enc.single_reals(wire, r);
     }
 
     /// The characters of an engine string, checked to be writable.

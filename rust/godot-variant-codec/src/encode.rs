@@ -258,11 +258,30 @@ impl<S: Sink> Encoder<S> {
     /// Plane, Quaternion, AABB, Basis, Transform3D, Projection), in the precision of the
     /// engine being written for.
     pub fn reals<const N: usize>(&mut self, t: VariantType, v: &Reals<N>) {
+        self.reals_as(t, || v.to_f64(), || v.to_f32());
+    }
+
+    /// [`reals`](Self::reals) of single-precision components, read where they lie (a
+    /// binding's `real_t` values, without a copy into a [`Reals`] first).
+    #[inline(always)]
+    pub fn single_reals<const N: usize>(&mut self, t: VariantType, v: &[f32; N]) {
+        self.reals_as(t, || v.map(f64::from), || *v);
+    }
+
+    /// A math type's header, then its components as `wide` or `narrow` gives them, in the
+    /// precision of the engine being written for.
+    #[inline(always)]
+    fn reals_as<const N: usize>(
+        &mut self,
+        t: VariantType,
+        wide: impl FnOnce() -> [f64; N],
+        narrow: impl FnOnce() -> [f32; N],
+    ) {
         self.header(t, self.precision_flag());
         if self.wide_reals() {
-            self.sink.put(v.to_f64())
+            self.sink.put(wide())
         } else {
-            self.sink.put(v.to_f32())
+            self.sink.put(narrow())
         }
     }
 
