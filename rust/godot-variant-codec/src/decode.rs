@@ -482,12 +482,14 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Transform3D => return self.reals_of(t, wide, |r| Value::Transform3D(Box::new(r))),
             T::Projection => return self.reals_of(t, wide, |r| Value::Projection(Box::new(r))),
             T::Color | T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
-                // At most four 32-bit components in any precision, which `read_inline`
-                // reads whatever the header's flag.
-                match read_inline(&mut self.r, t, flag_64, self.generation, self.b)? {
-                    Some(value) => return Ok(value),
-                    None => unreachable!("{t} is read inline"),
-                }
+                // At most four 32-bit components in any precision, whatever the header's
+                // flag. Read as `read_inline` reads them, but returned as they are made:
+                // through its `Option`, each value was copied once more, 16 bytes read
+                // back from two 8-byte writes (a failed store-to-load forward on x86).
+                let Some(shape) = t.math_components() else {
+                    unreachable!("{t} is a math type");
+                };
+                return read_inline_math(&mut self.r, t, shape, self.b);
             }
             T::NodePath => {
                 let path = read_node_path(&mut self.r, self.generation)?;
@@ -797,12 +799,23 @@ pub(crate) fn read_inline<B: Build>(
     if n > 4 || (component == Component::Real && wide_reals(flag_64, generation)) {
         return Ok(None);
     }
+    read_inline_math(r, t, (n, component), b).map(Some)
+}
+
+/// The math value of type `t` after its header, of `shape` (its components' count, at
+/// most four, and type, each 32 bits wide), made by `b` from its payload read whole.
+#[inline(always)]
+fn read_inline_math<B: Build>(
+    r: &mut Reader<'_>,
+    t: VariantType,
+    (n, component): (usize, Component),
+    b: &mut B,
+) -> Result<B::Value, B::Error> {
     let bytes = r.take(n * 4, t.name())?;
     match component {
         Component::I32 => b.int_components(t, &first_four::<i32>(bytes)[..n]),
         Component::Real | Component::F32 => b.single_reals(t, &first_four::<f32>(bytes)[..n]),
     }
-    .map(Some)
 }
 
 /// The first four `T`s of `bytes`, little-endian (0 past its end). Each is loaded on its
