@@ -224,6 +224,8 @@ func test_per_value_methods_refuse_wrong_arguments() -> void:
 		Callable(FastVariantCodec, "var_to_bytes"): [[], [1, 2]],
 		Callable(codec, "decode"): [[], [bytes, 0, 1], [5], [bytes, "0"], [bytes, 1.0], [null, 0]],
 		Callable(codec, "encode"): [[], [1, 2]],
+		Callable(codec, "encode_batch"): [[], [[1], [2]], [5], [PackedByteArray()], [null]],
+		Callable(codec, "decode_batch"): [[], [[bytes], [bytes]], [bytes], ["x"], [null]],
 	}
 	FastVariantCodec.bytes_to_var(PackedByteArray([99, 0, 0, 0]))
 	codec.decode(PackedByteArray([99, 0, 0, 0]))
@@ -235,7 +237,15 @@ func test_per_value_methods_refuse_wrong_arguments() -> void:
 	for method: Callable in cases:
 		var good: Variant = 5 if method.get_method().ends_with("bytes") or method.get_method() == "encode" else bytes
 		var expected: Variant = bytes if good is int else 5
+		if method.get_method().ends_with("batch"):
+			good = [good] if method.get_method() == "decode_batch" else [5]
+			expected = [5] if method.get_method() == "decode_batch" else [bytes]
 		assert_eq(method.callv([good]), expected, "%s through callv" % method.get_method())
+	# Their results through an untyped variable (a varcall), as through a typed one.
+	var untyped: Variant = codec
+	var packets: Array[PackedByteArray] = untyped.encode_batch([5, "x"])
+	assert_eq(packets, [bytes, var_to_bytes("x")], "encode_batch through an untyped variable")
+	assert_eq(untyped.decode_batch(packets), [5, "x"], "decode_batch through an untyped variable")
 	assert_eq(Callable(codec, "decode").callv([var_to_bytes(7) + bytes, 8]), 5, "decode with an offset through callv")
 	assert_eq(FastVariantCodec.get_last_error(), OK, "get_last_error() after a good call")
 	assert_eq(codec.get_error(), OK, "get_error() after a good call")

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use godot::builtin::{
-    AnyArray, Array, GString, PackedByteArray, PackedStringArray, VarArray, VarDictionary, Variant,
+    AnyArray, GString, PackedByteArray, PackedStringArray, VarArray, VarDictionary, Variant,
 };
 use godot::global::Error;
 use godot::meta::shape::GodotShape;
@@ -280,34 +280,6 @@ impl FastVariantCodec {
         })
     }
 
-    /// [method encode] for every value of [param values], in one call: the same bytes, in
-    /// the same order. A value that fails gives an empty array; [method get_error] then
-    /// tells about the first that failed.
-    #[func(gd_self)]
-    fn encode_batch(this: Gd<Self>, values: AnyArray) -> Array<PackedByteArray> {
-        Self::unbound(&this, |codec| {
-            let result = guarded(|| {
-                Ok(batch::encode(
-                    &values,
-                    codec.encode_options(),
-                    codec.write_mode(),
-                ))
-            });
-            codec.finish_batch(result).unwrap_or_default()
-        })
-    }
-
-    /// [method decode] for every packet of [param packets] (each a [PackedByteArray]): the
-    /// same values, in the same order. A packet that fails gives [code]null[/code];
-    /// [method get_error] then tells about the first that failed.
-    #[func(gd_self)]
-    fn decode_batch(this: Gd<Self>, packets: AnyArray) -> VarArray {
-        Self::unbound(&this, |codec| {
-            let result = guarded(|| Ok(batch::decode(&packets, &codec.decode_options())));
-            codec.finish_batch(result).unwrap_or_default()
-        })
-    }
-
     /// All [param values] as one stream: each as a 32-bit little-endian length, then its
     /// bytes, as [method FileAccess.store_var] and [method StreamPeer.put_var] write them.
     /// Empty on error: see [method get_error].
@@ -510,7 +482,10 @@ impl FastVariantCodec {
 
     /// Records the outcome of a batch: the first element that failed (by its index), or
     /// the failure of the whole call (no results then).
-    fn finish_batch<T>(&self, result: Result<(T, Option<Failure>), Failure>) -> Option<T> {
+    pub(crate) fn finish_batch<T>(
+        &self,
+        result: Result<(T, Option<Failure>), Failure>,
+    ) -> Option<T> {
         let (items, first_failure) = self.finish(result)?;
         self.finish(first_failure.map_or(Ok(()), Err));
         Some(items)

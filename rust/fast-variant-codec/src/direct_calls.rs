@@ -1,8 +1,10 @@
 //! Layer: class. `FastVariantCodec`'s per-value methods — `encode`, `decode` and the static
-//! `var_to_bytes`, `bytes_to_var` — registered by hand rather than as `#[func]`s.
+//! `var_to_bytes`, `bytes_to_var` — and the batches `encode_batch`, `decode_batch`,
+//! registered by hand rather than as `#[func]`s.
 //!
 //! One small value per call (a network packet) is a game's most common call, and for it
-//! the call costs as much as the work. A `#[func]` wrapper copies the `PackedByteArray`
+//! the call costs as much as the work; a batch must never cost more than a call per value,
+//! from one value up. A `#[func]` wrapper copies the `PackedByteArray`
 //! argument (a reference taken and dropped, two engine calls), guards the call, and moves
 //! the result through its layers, 16 bytes at a time: each move of words just written is
 //! a wait (see `read::Item`). An instance method's receiver costs more still: gdext
@@ -20,11 +22,15 @@
 
 use std::cell::Cell;
 use std::ffi::c_void;
+use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use godot::builtin::{PackedByteArray, StringName, Variant, VariantType};
+use godot::builtin::{
+    AnyArray, Array, PackedByteArray, StringName, VarArray, Variant, VariantType,
+};
 use godot::global::{godot_error, Error};
+use godot::meta::ToGodot;
 use godot::obj::EngineEnum;
 use godot::private::{as_storage, Storage};
 use godot::register::info::MethodFlags;
@@ -32,7 +38,8 @@ use godot::register::private::method::ClassMethodInfo;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
-use crate::codec_class::{default_encode_options, panic_failure, FastVariantCodec};
+use crate::batch;
+use crate::codec_class::{default_encode_options, guarded, panic_failure, FastVariantCodec};
 use crate::cow;
 use crate::failure::Failure;
 use crate::raw::ffi;
@@ -95,7 +102,7 @@ macro_rules! method_info {
     };
 }
 
-/// Registers the four methods on the class (which gdext registered before).
+/// Registers the six methods on the class (which gdext registered before).
 pub fn register() {
     // SAFETY: each method's functions read the arguments its signature says, as Variants
     // (varcall, which checks their count and types) and as type pointers (ptrcall), and
@@ -108,6 +115,8 @@ pub fn register() {
             method_info!(Decode),
             method_info!(BytesToVar),
             method_info!(VarToBytes),
+            method_info!(EncodeBatch),
+            method_info!(DecodeBatch),
         ]
     };
     for method in methods {
@@ -394,6 +403,96 @@ unsafe fn encode(instance: sys::GDExtensionClassInstancePtr, value: &Variant, re
     }
 }
 
+/// The Array at `array` (a type pointer to an engine Array), viewed: not owned, never
+/// dropped.
+///
+/// # Safety
+/// `array` points to a live Array left as it is during the call.
+unsafe fn array_at(array: *const c_void) -> ManuallyDrop<VarArray> {
+    // SAFETY: as the caller promises.
+    unsafe { ffi().view_at::<VarArray>(array) }
+}
+
+/// The Array inside a varcall's Variant argument, viewed (see [`array_at`]).
+///
+/// # Safety
+/// `v` holds an Array (checked by [`check_arguments`]).
+unsafe fn array_in(v: &Variant) -> ManuallyDrop<VarArray> {
+    // SAFETY: as the caller promises; the getter points to the array inside `v`.
+    unsafe { array_at(ffi().internal(v, VariantType::ARRAY)) }
+}
+
+/// What an instance method taking one Array does with it: see [`encode_batch`].
+type ArrayWork = unsafe fn(sys::GDExtensionClassInstancePtr, &AnyArray, Returned);
+
+/// A varcall of an instance method taking one Array, done by `work`.
+///
+/// # Safety
+/// A varcall of such a method, its argument checked to be an Array.
+unsafe fn array_varcall(call: Varcall, work: ArrayWork) {
+    // SAFETY: the call's live Array argument and return Variant, on its instance.
+    unsafe {
+        let array = array_in(call.arg(0));
+        work(call.instance, &array, Returned::Variant(call.ret.cast()));
+    }
+}
+
+/// A ptrcall of an instance method taking one Array, done by `work`.
+///
+/// # Safety
+/// A ptrcall of such a method.
+unsafe fn array_ptrcall(call: Ptrcall, work: ArrayWork) {
+    // SAFETY: the call's live Array argument and return value, on its instance.
+    unsafe {
+        let array = array_at(call.arg(0));
+        work(call.instance, &array, Returned::Typed(call.ret.cast()));
+    }
+}
+
+/// `encode_batch` on `instance`, with its options, recording its outcome.
+///
+/// # Safety
+/// As [`on_instance`]; `values` is left as it is during the call; `ret` is the call's
+/// live return value (a Variant, or an `Array[PackedByteArray]`).
+unsafe fn encode_batch(
+    instance: sys::GDExtensionClassInstancePtr,
+    values: &AnyArray,
+    ret: Returned,
+) {
+    // SAFETY: the caller's promises.
+    unsafe {
+        on_instance(instance, |codec| {
+            let result = guarded(|| {
+                Ok(batch::encode(
+                    values,
+                    codec.encode_options(),
+                    codec.write_mode(),
+                ))
+            });
+            return_array(codec.finish_batch(result).unwrap_or_default(), ret);
+        });
+    }
+}
+
+/// `decode_batch` on `instance`, with its options, recording its outcome.
+///
+/// # Safety
+/// As [`on_instance`]; `packets` is left as it is during the call; `ret` is the call's
+/// live return value (a Variant, or an Array).
+unsafe fn decode_batch(
+    instance: sys::GDExtensionClassInstancePtr,
+    packets: &AnyArray,
+    ret: Returned,
+) {
+    // SAFETY: the caller's promises.
+    unsafe {
+        on_instance(instance, |codec| {
+            let result = guarded(|| Ok(batch::decode(packets, &codec.decode_options())));
+            return_array(codec.finish_batch(result).unwrap_or_default(), ret);
+        });
+    }
+}
+
 /// One of the methods registered here: its arguments and what its calls do. The engine
 /// calls [`varcall`] and [`ptrcall`], which call these.
 ///
@@ -410,7 +509,7 @@ trait Method {
     /// Its arguments' names.
     const PARAM_NAMES: &'static [&'static str];
     /// Its return type.
-    type Ret: Slot;
+    type Ret: Returnable;
     /// How many arguments a call must give (the others have [`defaults`](Self::defaults)).
     const REQUIRED: usize = <Self::Params as Params>::TYPES.len();
     /// Static (no instance): its outcome is this thread's, else the instance's.
@@ -434,6 +533,70 @@ trait Method {
 trait Slot {
     /// Its Variant type (`NIL`: any Variant).
     const TYPE: VariantType;
+}
+
+/// A type the methods return.
+trait Returnable: Slot {
+    /// Makes the call's return value the type's empty value (after a panic).
+    ///
+    /// # Safety
+    /// `ret` is the call's live return value, of this type (a varcall's: a Variant).
+    unsafe fn return_empty(ret: Returned);
+}
+
+impl Returnable for Variant {
+    unsafe fn return_empty(ret: Returned) {
+        // SAFETY: the call's live Variant, replaced (dropping the old one).
+        unsafe {
+            match ret {
+                Returned::Variant(v) => *v = Variant::nil(),
+                Returned::Typed(v) => *v.cast::<Variant>() = Variant::nil(),
+            }
+        }
+    }
+}
+
+impl Returnable for PackedByteArray {
+    unsafe fn return_empty(ret: Returned) {
+        // SAFETY: the call's live return value, emptied.
+        unsafe {
+            match ret {
+                Returned::Variant(v) => {
+                    bytes_returned(v.cast());
+                }
+                Returned::Typed(bytes) => empty_bytes(bytes),
+            }
+        }
+    }
+}
+
+impl Slot for AnyArray {
+    const TYPE: VariantType = VariantType::ARRAY;
+}
+
+impl<T: godot::meta::Element> Slot for Array<T> {
+    const TYPE: VariantType = VariantType::ARRAY;
+}
+
+impl<T: godot::meta::Element> Returnable for Array<T> {
+    unsafe fn return_empty(ret: Returned) {
+        // SAFETY: the call's live return value.
+        unsafe { return_array(Array::<T>::new(), ret) };
+    }
+}
+
+/// Makes `array` the call's return value (dropping what it held).
+///
+/// # Safety
+/// `ret` is the call's live return value: a Variant, or an Array of `array`'s type.
+unsafe fn return_array<T: godot::meta::Element>(array: Array<T>, ret: Returned) {
+    // SAFETY: as the caller promises; the Variant made here or the array moved there.
+    unsafe {
+        match ret {
+            Returned::Variant(v) => ffi().store(v, array.to_variant()),
+            Returned::Typed(at) => array.move_return_ptr(at.cast(), sys::PtrcallType::Standard),
+        }
+    }
 }
 
 impl Slot for Variant {
@@ -579,16 +742,7 @@ unsafe fn panicked<M: Method>(
     godot_error!("FastVariantCodec: {}", failure.message);
     let recover = || {
         // SAFETY: the call's live return value, of `M::Ret`.
-        unsafe {
-            match (M::Ret::TYPE, ret) {
-                (VariantType::PACKED_BYTE_ARRAY, Returned::Variant(v)) => {
-                    bytes_returned(v.cast());
-                }
-                (VariantType::PACKED_BYTE_ARRAY, Returned::Typed(bytes)) => empty_bytes(bytes),
-                (_, Returned::Variant(v)) => *v = Variant::nil(),
-                (_, Returned::Typed(v)) => *v.cast::<Variant>() = Variant::nil(),
-            }
-        }
+        unsafe { M::Ret::return_empty(ret) };
         if M::STATIC {
             finish_static::<()>(Err(failure));
         } else {
@@ -709,7 +863,49 @@ impl Method for Encode {
     }
 }
 
-// The editor help of the four methods (the class reference's XML, as gdext writes a
+/// `encode_batch(values: Array) -> Array[PackedByteArray]`.
+struct EncodeBatch;
+
+impl Method for EncodeBatch {
+    const NAME: &'static str = "encode_batch";
+    type Params = (AnyArray,);
+    const PARAM_NAMES: &'static [&'static str] = &["values"];
+    type Ret = Array<PackedByteArray>;
+    const STATIC: bool = false;
+
+    unsafe fn varcall(call: Varcall) {
+        // SAFETY: see `Method`.
+        unsafe { array_varcall(call, encode_batch) }
+    }
+
+    unsafe fn ptrcall(call: Ptrcall) {
+        // SAFETY: see `Method`.
+        unsafe { array_ptrcall(call, encode_batch) }
+    }
+}
+
+/// `decode_batch(packets: Array) -> Array`.
+struct DecodeBatch;
+
+impl Method for DecodeBatch {
+    const NAME: &'static str = "decode_batch";
+    type Params = (AnyArray,);
+    const PARAM_NAMES: &'static [&'static str] = &["packets"];
+    type Ret = VarArray;
+    const STATIC: bool = false;
+
+    unsafe fn varcall(call: Varcall) {
+        // SAFETY: see `Method`.
+        unsafe { array_varcall(call, decode_batch) }
+    }
+
+    unsafe fn ptrcall(call: Ptrcall) {
+        // SAFETY: see `Method`.
+        unsafe { array_ptrcall(call, decode_batch) }
+    }
+}
+
+// The editor help of the six methods (the class reference's XML, as gdext writes a
 // `#[func]`'s).
 godot::sys::shard_add!(godot::private::__GODOT_DOCS_REGISTRY;
     godot::private::DocsShard::new::<FastVariantCodec>(godot::private::DocsItem::InherentImpl(
@@ -735,6 +931,20 @@ const METHODS_XML: &str = r#"
   <param index="1" name="offset" type="int" default="0" />
   <description>
   The value held by [param bytes] from byte [param offset] on, as [method @GlobalScope.bytes_to_var] (or, with [member allow_objects], [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are ignored. [code]null[/code] on error: see [method get_error]. On success, [method get_decoded_size] tells how many bytes the value took.
+  </description>
+</method>
+<method name="encode_batch">
+  <return type="PackedByteArray[]" />
+  <param index="0" name="values" type="Array" />
+  <description>
+  [method encode] for every value of [param values], in one call: the same bytes, in the same order. A value that fails gives an empty array; [method get_error] then tells about the first that failed.
+  </description>
+</method>
+<method name="decode_batch">
+  <return type="Array" />
+  <param index="0" name="packets" type="Array" />
+  <description>
+  [method decode] for every packet of [param packets] (each a [PackedByteArray]): the same values, in the same order. A packet that fails gives [code]null[/code]; [method get_error] then tells about the first that failed.
   </description>
 </method>
 <method name="bytes_to_var" qualifiers="static">

@@ -758,8 +758,17 @@ impl Ffi {
     /// `t` must be `v`'s type and `T` gdext's type for it.
     #[inline]
     pub unsafe fn view<T: Viewable>(&self, v: &Variant, t: VariantType) -> ManuallyDrop<T> {
-        // SAFETY: `t` is `v`'s type (the caller's promise).
-        let src = unsafe { self.internal(v, t) }.cast::<u8>();
+        // SAFETY: `t` is `v`'s type (the caller's promise), so the value inside is a `T`'s.
+        unsafe { self.view_at(self.internal(v, t)) }
+    }
+
+    /// [`view`](Self::view) of the engine value at `value` (a type pointer, as a ptrcall
+    /// passes an argument).
+    ///
+    /// # Safety
+    /// `value` points to a live engine value of gdext's type `T`, which outlives the view.
+    pub unsafe fn view_at<T: Viewable>(&self, value: *const c_void) -> ManuallyDrop<T> {
+        let src = value.cast::<u8>();
         // SAFETY: gdext's value is the engine's bytes (plus caches it initializes itself);
         // `new_from_sys` would take a reference, which this view must not.
         ManuallyDrop::new(unsafe {
