@@ -4,11 +4,11 @@
 //!
 //! One small value per call (a network packet) is a game's most common call, and for it
 //! the call costs as much as the work; a batch must never cost more than a call per value,
-//! from one value up. A `#[func]` wrapper copies the `PackedByteArray`
-//! argument (a reference taken and dropped, two engine calls), guards the call, and moves
-//! the result through its layers, 16 bytes at a time: each move of words just written is
-//! a wait (see `read::Item`). An instance method's receiver costs more still: gdext
-//! clones the instance's `Gd` and checks its class by name on every call
+//! from one value up. A `#[func]` wrapper copies the `PackedByteArray` argument (a
+//! reference taken and dropped, two engine calls), guards the call, and moves the result
+//! through its layers, 16 bytes at a time: each move of words just written is a wait (see
+//! `read::Item`). An instance method's receiver costs more still: gdext clones the
+//! instance's `Gd` and checks its class by name on every call
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
 //! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
 //! these read the argument where the caller holds it, write the result into the caller's

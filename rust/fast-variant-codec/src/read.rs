@@ -76,9 +76,8 @@ impl From<ToVariantError> for ReadError {
 const STRINGS_PIECE: usize = 2048;
 
 /// PackedStringArrays of fewer strings are made on the calling thread alone (one piece);
-/// from two pieces on, sharing them pays where the engine's allocations scale
-/// ([`parallel::allocations_shared`]; bench.gd's PackedStringArray rows, also with the
-/// pool off and beside a busy core).
+/// from two pieces on, sharing them pays where [`strings_shared`] says so (bench.gd's
+/// PackedStringArray rows, also with the pool off and beside a busy core).
 const PARALLEL_STRINGS_MIN: usize = 4096;
 
 /// Where the engine's allocations queue on each other ([`parallel::allocations_shared`]),
