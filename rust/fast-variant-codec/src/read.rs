@@ -167,7 +167,7 @@ fn take_thread_caches() -> Box<Caches> {
 /// Hands a builder's `caches` back to the thread for its next builder: the keys kept, the
 /// NodePaths dropped (discarded when the thread is ending).
 #[inline(never)]
-fn drop_caches(mut caches: Box<Caches>) {
+fn return_caches(mut caches: Box<Caches>) {
     caches.keys.first_added = 0;
     caches.node_paths = NodePathCache::default();
     let mut caches = Some(caches);
@@ -203,12 +203,13 @@ impl VariantBuilder {
 }
 
 impl Drop for VariantBuilder {
-    /// The check for caches inline (a builder of one small value has none), their drop
-    /// out of line: the drop of the `Option` would be a call for every builder.
+    /// The check for caches inline (a builder of one small value has none), their return
+    /// to the thread out of line: the drop of the `Option` would be a call for every
+    /// builder.
     #[inline(always)]
     fn drop(&mut self) {
         if let Some(caches) = self.caches.take() {
-            drop_caches(caches);
+            return_caches(caches);
         }
     }
 }

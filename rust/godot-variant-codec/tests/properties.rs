@@ -1,6 +1,8 @@
 //! Property tests: encode → decode → encode is the identity for values of every type, the
 //! size function agrees with the bytes, and no input makes the decoder panic.
 
+use godot_variant_codec::header::header_word;
+use godot_variant_codec::wire::padding;
 use godot_variant_codec::{
     decode, decode_with, encode, encoded_size, Array, Build, ContainerType, DecodeError,
     DecodeOptions, Dictionary, EncodeErrorKind, EncodeOptions, FullObject, Generation, GodotError,
@@ -337,11 +339,12 @@ proptest! {
 #[test]
 fn encoded_len_is_the_length_before_the_text_rules() {
     let texts: [&[u8]; 3] = [b"\xEF\xBB\xBFbom", b"ab\0cd", &[b'x'; 40]];
-    let mut bytes = [34u32, 3].map(u32::to_le_bytes).concat();
+    let header = header_word(VariantType::PackedStringArray.id(), 0);
+    let mut bytes = [header, 3].map(u32::to_le_bytes).concat();
     for text in texts {
         bytes.extend((text.len() as u32).to_le_bytes());
         bytes.extend(text);
-        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        bytes.resize(bytes.len() + padding(text.len()), 0);
     }
     let mut recorder = Recorder::default();
     let (decoded, _) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();

@@ -393,14 +393,14 @@ fn bench() -> Result<(), String> {
         ];
         for (name, what, header) in others {
             let script = format!("res://bench/{name}.gd");
-            let entry = format!("--{}", name.replace('_', "-"));
-            let mut cmd = setting.project_script(&godot, &script, &entry, &[]);
+            let dashed = name.replace('_', "-");
+            let mut cmd = setting.project_script(&godot, &script, &format!("--{dashed}"), &[]);
             let (ok, lines) = run_echoing(&mut cmd)?;
             godot_ok &= ok;
             tables.push((
                 format!("Godot ({build}): {what} ({name}.gd)"),
                 last_table(&lines, header),
-                setting.table_file(&out, &name.replace('_', "-")),
+                setting.table_file(&out, &dashed),
             ));
         }
     }
