@@ -12,6 +12,7 @@
 //! thread that reads `get_error()` should have its own instance.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -403,17 +404,50 @@ impl FastVariantCodec {
     }
 
     pub(crate) fn encode_options(&self) -> EncodeOptions {
-        // This build's `real_t` (gdext without `double-precision`), as in official builds.
-        default_encode_options()
-            .with_max_depth(self.depth_limit())
-            .with_generation(self.generation())
+        encode_options_for(self.generation(), self.depth_limit())
     }
 
     pub(crate) fn decode_options(&self) -> DecodeOptions {
-        DecodeOptions::new()
-            .with_allow_objects(self.allow_objects.0.load(Ordering::Relaxed))
-            .with_max_depth(self.depth_limit())
-            .with_generation(self.generation())
+        decode_options_for(
+            self.allow_objects.0.load(Ordering::Relaxed),
+            self.generation(),
+            self.depth_limit(),
+        )
+    }
+
+    /// [`encode_options`](Self::encode_options) for one call. At the default depth limit
+    /// they are read from a static: built for each call, they are read back 16 bytes at a
+    /// time right after their narrower writes, a wait that one small value per call
+    /// notices.
+    #[inline(always)]
+    pub(crate) fn call_encode_options(&self) -> Cow<'static, EncodeOptions> {
+        match self.built_at_default_depth() {
+            Some(generation) => Cow::Borrowed(&ENCODE_AT_DEFAULT_DEPTH[generation]),
+            None => Cow::Owned(self.encode_options()),
+        }
+    }
+
+    /// [`decode_options`](Self::decode_options) for one call, from a static at the default
+    /// depth limit (see [`call_encode_options`](Self::call_encode_options)).
+    #[inline(always)]
+    pub(crate) fn call_decode_options(&self) -> Cow<'static, DecodeOptions> {
+        match self.built_at_default_depth() {
+            Some(generation) => {
+                let allow_objects = self.allow_objects.0.load(Ordering::Relaxed);
+                Cow::Borrowed(&DECODE_AT_DEFAULT_DEPTH[usize::from(allow_objects)][generation])
+            }
+            None => Cow::Owned(self.decode_options()),
+        }
+    }
+
+    /// The index in [`GENERATIONS`] of this instance's format, if its depth limit is the
+    /// default.
+    #[inline(always)]
+    fn built_at_default_depth(&self) -> Option<usize> {
+        if self.depth_limit() != MAX_RECURSION_DEPTH {
+            return None;
+        }
+        generation_index(self.format.0.load(Ordering::Relaxed))
     }
 
     /// Runs `convert` on `bytes`, from `from_format` to `to_format`, with this instance's
@@ -525,6 +559,62 @@ pub(crate) const fn default_encode_options() -> EncodeOptions {
     EncodeOptions::new().with_precision(Precision::Single)
 }
 
+/// An instance's encode options: this build's `real_t` (gdext without
+/// `double-precision`, as in official builds), its generation and depth limit.
+const fn encode_options_for(generation: Generation, max_depth: usize) -> EncodeOptions {
+    default_encode_options()
+        .with_max_depth(max_depth)
+        .with_generation(generation)
+}
+
+/// An instance's decode options.
+const fn decode_options_for(
+    allow_objects: bool,
+    generation: Generation,
+    max_depth: usize,
+) -> DecodeOptions {
+    DecodeOptions::new()
+        .with_allow_objects(allow_objects)
+        .with_max_depth(max_depth)
+        .with_generation(generation)
+}
+
+/// The generations an instance's `format` names.
+const GENERATIONS: [Generation; 3] = [
+    Generation::GODOT_4,
+    Generation::GODOT_3,
+    Generation::GODOT_2,
+];
+
+/// The index in [`GENERATIONS`] of the generation `format` names.
+#[inline(always)]
+fn generation_index(format: i64) -> Option<usize> {
+    GENERATIONS
+        .iter()
+        .position(|g| i64::from(g.number()) == format)
+}
+
+/// An instance's encode options at the default depth limit, by its generation's index
+/// in [`GENERATIONS`].
+static ENCODE_AT_DEFAULT_DEPTH: [EncodeOptions; 3] = [
+    encode_options_for(GENERATIONS[0], MAX_RECURSION_DEPTH),
+    encode_options_for(GENERATIONS[1], MAX_RECURSION_DEPTH),
+    encode_options_for(GENERATIONS[2], MAX_RECURSION_DEPTH),
+];
+
+/// An instance's decode options at the default depth limit, by `allow_objects` (as 0 or
+/// 1) and its generation's index in [`GENERATIONS`].
+static DECODE_AT_DEFAULT_DEPTH: [[DecodeOptions; 3]; 2] = {
+    const fn by_generation(allow_objects: bool) -> [DecodeOptions; 3] {
+        [
+            decode_options_for(allow_objects, GENERATIONS[0], MAX_RECURSION_DEPTH),
+            decode_options_for(allow_objects, GENERATIONS[1], MAX_RECURSION_DEPTH),
+            decode_options_for(allow_objects, GENERATIONS[2], MAX_RECURSION_DEPTH),
+        ]
+    }
+    [by_generation(false), by_generation(true)]
+};
+
 /// A conversion of the crate's `migrate`: bytes, from these options to those, to the
 /// converted bytes and their report.
 type Conversion<E> = fn(&[u8], &DecodeOptions, &EncodeOptions) -> Result<(Vec<u8>, Report), E>;
@@ -562,6 +652,29 @@ pub(crate) fn panic_failure(panic: Box<dyn Any + Send>) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_format_has_its_options_at_the_default_depth() {
+        for format in -1..=8 {
+            let index = generation_index(format);
+            let Some(generation) = Generation::from_number(format) else {
+                assert_eq!(index, None, "format {format}");
+                continue;
+            };
+            let i = index.unwrap_or_else(|| panic!("format {format} has no options"));
+            let depth = MAX_RECURSION_DEPTH;
+            assert_eq!(
+                ENCODE_AT_DEFAULT_DEPTH[i],
+                encode_options_for(generation, depth)
+            );
+            for allow in [false, true] {
+                assert_eq!(
+                    DECODE_AT_DEFAULT_DEPTH[usize::from(allow)][i],
+                    decode_options_for(allow, generation, depth)
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_panic_becomes_a_failure() {

@@ -384,7 +384,8 @@ unsafe fn decode(
     // SAFETY: the caller's promises.
     unsafe {
         on_instance(instance, |codec| {
-            codec.finish_decode(decode_bytes(bytes, offset, &codec.decode_options(), ret));
+            let opts = codec.call_decode_options();
+            codec.finish_decode(decode_bytes(bytes, offset, &opts, ret));
         });
     }
 }
@@ -397,7 +398,7 @@ unsafe fn encode(instance: sys::GDExtensionClassInstancePtr, value: &Variant, re
     // SAFETY: the caller's promises.
     unsafe {
         on_instance(instance, |codec| {
-            let (opts, mode) = (codec.encode_options(), codec.write_mode());
+            let (opts, mode) = (codec.call_encode_options(), codec.write_mode());
             codec.finish(encode_value(value, &opts, mode, ret));
         });
     }
