@@ -197,7 +197,10 @@ impl<S: Sink> VariantWriter<S> {
         })
     }
 
-    /// The types no walk leans on: out of line, keeping `value`'s frame small.
+    /// The types no walk leans on: out of line, keeping `value`'s frame small. The math
+    /// types are written here, in a frame as small as theirs (an Array of Transform3Ds or
+    /// Projections writes nothing else); the rest in [`rest`](Self::rest), reached by a
+    /// jump.
     ///
     /// `t` is `v`'s type, as `value` read it with `type_of` (as for `reals` and
     /// `container`): every read below leans on that. A plain value is read as the gdext
@@ -206,20 +209,17 @@ impl<S: Sink> VariantWriter<S> {
     /// `real_t`; any bits form such a value.
     #[inline(never)]
     fn other(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        if self.math(v, t) {
+            return Ok(());
+        }
+        self.rest(v, t, depth)
+    }
+
+    /// [`other`](Self::other)'s types but the math types (which `other` wrote): packed
+    /// arrays, StringNames, NodePaths, RIDs, objects, Callables and Signals.
+    #[inline(never)]
+    fn rest(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
         match t {
-            VariantType::VECTOR2I
-            | VariantType::RECT2
-            | VariantType::RECT2I
-            | VariantType::VECTOR3I
-            | VariantType::TRANSFORM2D
-            | VariantType::VECTOR4
-            | VariantType::VECTOR4I
-            | VariantType::PLANE
-            | VariantType::QUATERNION
-            | VariantType::AABB
-            | VariantType::BASIS
-            | VariantType::TRANSFORM3D
-            | VariantType::PROJECTION => self.math(v, t),
             VariantType::PACKED_BYTE_ARRAY
             | VariantType::PACKED_INT32_ARRAY
             | VariantType::PACKED_INT64_ARRAY
@@ -267,10 +267,12 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
-    /// A math type other than those `value` writes: its memory is its components in wire
-    /// order (see the codec's `Value`), single-precision reals in this build, or 32-bit
-    /// ints. `t` is `v`'s type, one of them.
-    fn math(&mut self, v: &Variant, t: VariantType) {
+    /// Writes `v` if it is a math type other than those `value` writes (true; false for any
+    /// other type, left unwritten): its memory is its components in wire order (see the
+    /// codec's `Value`), single-precision reals in this build, or 32-bit ints. `t` is
+    /// `v`'s type.
+    #[inline(always)]
+    fn math(&mut self, v: &Variant, t: VariantType) -> bool {
         match t {
             VariantType::VECTOR2I => self.ints::<2>(v, t, WireType::Vector2i),
             VariantType::RECT2 => self.reals::<4>(v, t, WireType::Rect2),
@@ -285,8 +287,9 @@ impl<S: Sink> VariantWriter<S> {
             VariantType::BASIS => self.reals::<9>(v, t, WireType::Basis),
             VariantType::TRANSFORM3D => self.reals::<12>(v, t, WireType::Transform3D),
             VariantType::PROJECTION => self.reals::<16>(v, t, WireType::Projection),
-            _ => unreachable!("not a math type: {t:?}"),
+            _ => return false,
         }
+        true
     }
 
     /// A packed array, viewed (not owned, never dropped) while `v` is borrowed; writing
