@@ -421,7 +421,7 @@ impl FastVariantCodec {
     /// notices.
     #[inline(always)]
     pub(crate) fn call_encode_options(&self) -> Cow<'static, EncodeOptions> {
-        match self.built_at_default_depth() {
+        match self.static_options_index() {
             Some(generation) => Cow::Borrowed(&ENCODE_AT_DEFAULT_DEPTH[generation]),
             None => Cow::Owned(self.encode_options()),
         }
@@ -431,7 +431,7 @@ impl FastVariantCodec {
     /// depth limit (see [`call_encode_options`](Self::call_encode_options)).
     #[inline(always)]
     pub(crate) fn call_decode_options(&self) -> Cow<'static, DecodeOptions> {
-        match self.built_at_default_depth() {
+        match self.static_options_index() {
             Some(generation) => {
                 let allow_objects = self.allow_objects.0.load(Ordering::Relaxed);
                 Cow::Borrowed(&DECODE_AT_DEFAULT_DEPTH[usize::from(allow_objects)][generation])
@@ -440,10 +440,10 @@ impl FastVariantCodec {
         }
     }
 
-    /// The index in [`GENERATIONS`] of this instance's format, if its depth limit is the
-    /// default.
+    /// Where this instance's options are among the statics: the index in [`GENERATIONS`]
+    /// of its format, if its depth limit is the default (none are kept for other limits).
     #[inline(always)]
-    fn built_at_default_depth(&self) -> Option<usize> {
+    fn static_options_index(&self) -> Option<usize> {
         if self.depth_limit() != MAX_RECURSION_DEPTH {
             return None;
         }
