@@ -246,7 +246,7 @@ impl FastVariantCodec {
             let result = guarded(|| {
                 Ok(write::encoded_size(
                     &value,
-                    codec.encode_options(),
+                    *codec.encode_options(),
                     codec.write_mode(),
                 )?)
             });
@@ -288,7 +288,7 @@ impl FastVariantCodec {
     fn encode_stream(this: Gd<Self>, values: AnyArray) -> PackedByteArray {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                batch::encode_stream(&values, codec.encode_options(), codec.write_mode())
+                batch::encode_stream(&values, *codec.encode_options(), codec.write_mode())
             });
             codec.finish(result).unwrap_or_default()
         })
@@ -403,45 +403,37 @@ impl FastVariantCodec {
         }
     }
 
-    pub(crate) fn encode_options(&self) -> EncodeOptions {
-        encode_options_for(self.generation(), self.depth_limit())
-    }
-
-    pub(crate) fn decode_options(&self) -> DecodeOptions {
-        decode_options_for(
-            self.allow_objects.0.load(Ordering::Relaxed),
-            self.generation(),
-            self.depth_limit(),
-        )
-    }
-
-    /// [`encode_options`](Self::encode_options) for one call. At the default depth limit
-    /// they are read from a static: built for each call, they are read back 16 bytes at a
-    /// time right after their narrower writes, a wait that one small value per call
-    /// notices.
+    /// This instance's encode options. At the default depth limit they are read from a
+    /// static: built for each call, they are read back 16 bytes at a time right after
+    /// their narrower writes, a wait that one small value per call notices.
     #[inline(always)]
-    pub(crate) fn call_encode_options(&self) -> Cow<'static, EncodeOptions> {
+    pub(crate) fn encode_options(&self) -> Cow<'static, EncodeOptions> {
         match self.static_options_index() {
             Some(generation) => Cow::Borrowed(&ENCODE_AT_DEFAULT_DEPTH[generation]),
-            None => Cow::Owned(self.encode_options()),
+            None => Cow::Owned(encode_options_for(self.generation(), self.depth_limit())),
         }
     }
 
-    /// [`decode_options`](Self::decode_options) for one call, from a static at the default
-    /// depth limit (see [`call_encode_options`](Self::call_encode_options)).
+    /// This instance's decode options, from a static at the default depth limit (see
+    /// [`encode_options`](Self::encode_options)).
     #[inline(always)]
-    pub(crate) fn call_decode_options(&self) -> Cow<'static, DecodeOptions> {
+    pub(crate) fn decode_options(&self) -> Cow<'static, DecodeOptions> {
+        let allow_objects = self.allow_objects.0.load(Ordering::Relaxed);
         match self.static_options_index() {
             Some(generation) => {
-                let allow_objects = self.allow_objects.0.load(Ordering::Relaxed);
                 Cow::Borrowed(&DECODE_AT_DEFAULT_DEPTH[usize::from(allow_objects)][generation])
             }
-            None => Cow::Owned(self.decode_options()),
+            None => Cow::Owned(decode_options_for(
+                allow_objects,
+                self.generation(),
+                self.depth_limit(),
+            )),
         }
     }
 
-    /// Where this instance's options are among the statics: the index in [`GENERATIONS`]
-    /// of its format, if its depth limit is the default (none are kept for other limits).
+    /// Where this instance's options are among the statics: the index in
+    /// [`Generation::ALL`] of its format, if its depth limit is the default (none are kept
+    /// for other limits).
     #[inline(always)]
     fn static_options_index(&self) -> Option<usize> {
         if self.depth_limit() != MAX_RECURSION_DEPTH {
@@ -553,16 +545,11 @@ impl FastVariantCodec {
     }
 }
 
-/// The options of the engine's `var_to_bytes` in this build (single-precision `real_t`):
-/// the static `var_to_bytes`'s, and what an instance's settings start from.
-pub(crate) const fn default_encode_options() -> EncodeOptions {
-    EncodeOptions::new().with_precision(Precision::Single)
-}
-
 /// An instance's encode options: this build's `real_t` (gdext without
 /// `double-precision`, as in official builds), its generation and depth limit.
 const fn encode_options_for(generation: Generation, max_depth: usize) -> EncodeOptions {
-    default_encode_options()
+    EncodeOptions::new()
+        .with_precision(Precision::Single)
         .with_max_depth(max_depth)
         .with_generation(generation)
 }
@@ -579,41 +566,53 @@ const fn decode_options_for(
         .with_generation(generation)
 }
 
-/// The generations an instance's `format` names.
-const GENERATIONS: [Generation; 3] = [
-    Generation::GODOT_4,
-    Generation::GODOT_3,
-    Generation::GODOT_2,
-];
-
-/// The index in [`GENERATIONS`] of the generation `format` names.
+/// The index in [`Generation::ALL`] of the generation `format` names.
 #[inline(always)]
 fn generation_index(format: i64) -> Option<usize> {
-    GENERATIONS
+    Generation::ALL
         .iter()
         .position(|g| i64::from(g.number()) == format)
 }
 
 /// An instance's encode options at the default depth limit, by its generation's index
-/// in [`GENERATIONS`].
+/// in [`Generation::ALL`].
 static ENCODE_AT_DEFAULT_DEPTH: [EncodeOptions; 3] = [
-    encode_options_for(GENERATIONS[0], MAX_RECURSION_DEPTH),
-    encode_options_for(GENERATIONS[1], MAX_RECURSION_DEPTH),
-    encode_options_for(GENERATIONS[2], MAX_RECURSION_DEPTH),
+    encode_options_for(Generation::ALL[0], MAX_RECURSION_DEPTH),
+    encode_options_for(Generation::ALL[1], MAX_RECURSION_DEPTH),
+    encode_options_for(Generation::ALL[2], MAX_RECURSION_DEPTH),
 ];
 
 /// An instance's decode options at the default depth limit, by `allow_objects` (as 0 or
-/// 1) and its generation's index in [`GENERATIONS`].
+/// 1) and its generation's index in [`Generation::ALL`].
 static DECODE_AT_DEFAULT_DEPTH: [[DecodeOptions; 3]; 2] = {
     const fn by_generation(allow_objects: bool) -> [DecodeOptions; 3] {
         [
-            decode_options_for(allow_objects, GENERATIONS[0], MAX_RECURSION_DEPTH),
-            decode_options_for(allow_objects, GENERATIONS[1], MAX_RECURSION_DEPTH),
-            decode_options_for(allow_objects, GENERATIONS[2], MAX_RECURSION_DEPTH),
+            decode_options_for(allow_objects, Generation::ALL[0], MAX_RECURSION_DEPTH),
+            decode_options_for(allow_objects, Generation::ALL[1], MAX_RECURSION_DEPTH),
+            decode_options_for(allow_objects, Generation::ALL[2], MAX_RECURSION_DEPTH),
         ]
     }
     [by_generation(false), by_generation(true)]
 };
+
+const _: () = assert!(
+    Generation::ALL[0].number() == 4,
+    "the engine's options are index 0"
+);
+
+/// The options of the engine's own `var_to_bytes` (Godot 4, the engine's depth limit,
+/// objects as their ids): the static `var_to_bytes`'s, read from the statics.
+#[inline(always)]
+pub(crate) fn engine_encode_options() -> &'static EncodeOptions {
+    &ENCODE_AT_DEFAULT_DEPTH[0]
+}
+
+/// The options of the engine's own `bytes_to_var` (Godot 4, the engine's depth limit, no
+/// objects): the static `bytes_to_var`'s, read from the statics.
+#[inline(always)]
+pub(crate) fn engine_decode_options() -> &'static DecodeOptions {
+    &DECODE_AT_DEFAULT_DEPTH[0][0]
+}
 
 /// A conversion of the crate's `migrate`: bytes, from these options to those, to the
 /// converted bytes and their report.

@@ -39,7 +39,9 @@ use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
 use crate::batch;
-use crate::codec_class::{default_encode_options, guarded, panic_failure, FastVariantCodec};
+use crate::codec_class::{
+    engine_decode_options, engine_encode_options, guarded, panic_failure, FastVariantCodec,
+};
 use crate::cow;
 use crate::failure::Failure;
 use crate::raw::ffi;
@@ -343,11 +345,7 @@ unsafe fn bytes_returned(ret: sys::GDExtensionVariantPtr) -> *mut c_void {
     }
 }
 
-/// The options of the static methods, read from statics: made field by field for each
-/// call, they would be read back 16 bytes at a time right after their narrower writes, a
-/// wait each time.
-static STATIC_DECODE: DecodeOptions = DecodeOptions::new();
-static STATIC_ENCODE: EncodeOptions = default_encode_options();
+/// The static `var_to_bytes`'s mode: objects as their ids.
 const STATIC_MODE: WriteMode = WriteMode {
     full_objects: false,
 };
@@ -359,7 +357,7 @@ const STATIC_MODE: WriteMode = WriteMode {
 #[inline(always)]
 unsafe fn bytes_to_var(bytes: *const c_void, ret: *mut Variant) {
     // SAFETY: the caller's promise.
-    finish_static(unsafe { decode_bytes(bytes, 0, &STATIC_DECODE, ret) });
+    finish_static(unsafe { decode_bytes(bytes, 0, engine_decode_options(), ret) });
 }
 
 /// The static `var_to_bytes`: see [`encode_value`] for `ret`.
@@ -368,7 +366,7 @@ unsafe fn bytes_to_var(bytes: *const c_void, ret: *mut Variant) {
 /// As [`encode_value`].
 unsafe fn var_to_bytes(value: &Variant, ret: *mut c_void) {
     // SAFETY: the caller's promise.
-    finish_static(unsafe { encode_value(value, &STATIC_ENCODE, STATIC_MODE, ret) });
+    finish_static(unsafe { encode_value(value, engine_encode_options(), STATIC_MODE, ret) });
 }
 
 /// `decode` on `instance`, with its options, recording its outcome: see [`decode_bytes`].
@@ -384,7 +382,7 @@ unsafe fn decode(
     // SAFETY: the caller's promises.
     unsafe {
         on_instance(instance, |codec| {
-            let opts = codec.call_decode_options();
+            let opts = codec.decode_options();
             codec.finish_decode(decode_bytes(bytes, offset, &opts, ret));
         });
     }
@@ -398,7 +396,7 @@ unsafe fn encode(instance: sys::GDExtensionClassInstancePtr, value: &Variant, re
     // SAFETY: the caller's promises.
     unsafe {
         on_instance(instance, |codec| {
-            let (opts, mode) = (codec.call_encode_options(), codec.write_mode());
+            let (opts, mode) = (codec.encode_options(), codec.write_mode());
             codec.finish(encode_value(value, &opts, mode, ret));
         });
     }
@@ -466,7 +464,7 @@ unsafe fn encode_batch(
             let result = guarded(|| {
                 Ok(batch::encode(
                     values,
-                    codec.encode_options(),
+                    *codec.encode_options(),
                     codec.write_mode(),
                 ))
             });

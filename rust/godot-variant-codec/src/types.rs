@@ -247,18 +247,18 @@ impl Generation {
         wire_ids: &GODOT_2_IDS,
     };
 
+    /// Every generation, newest first.
+    pub const ALL: [Generation; 3] = [Self::GODOT_4, Self::GODOT_3, Self::GODOT_2];
+
     /// The generation of a Godot major version (2, 3 or 4).
     pub fn from_number(number: i64) -> Option<Generation> {
-        match number {
-            4 => Some(Self::GODOT_4),
-            3 => Some(Self::GODOT_3),
-            2 => Some(Self::GODOT_2),
-            _ => None,
-        }
+        Self::ALL
+            .into_iter()
+            .find(|g| i64::from(g.number) == number)
     }
 
     /// The Godot major version: 4, 3 or 2.
-    pub fn number(&self) -> u8 {
+    pub const fn number(&self) -> u8 {
         self.number
     }
 

@@ -681,7 +681,7 @@ proptest! {
         ],
         noise in vec(any::<u8>(), 0..12),
         cut in 0usize..12,
-        generation in prop_oneof![Just(Generation::GODOT_4), Just(Generation::GODOT_3), Just(Generation::GODOT_2)],
+        generation in prop::sample::select(Generation::ALL.to_vec()),
     ) {
         let dopts = DecodeOptions::default().with_generation(generation);
         let eopts = EncodeOptions::default().with_generation(generation);

@@ -999,7 +999,7 @@ proptest! {
         length in 0u32..20,
         text in prop::collection::vec(prop::sample::select(vec![0u8, b'a', 0x80, 0xC3, 0xA9, 0xEF, 0xBB, 0xBF]), 0..28),
         flags in prop::sample::select(vec![0u32, 1 << 16, 0xFF00]),
-        generation in prop::sample::select(vec![Generation::GODOT_4, Generation::GODOT_3, Generation::GODOT_2]),
+        generation in prop::sample::select(Generation::ALL.to_vec()),
     ) {
         // A String value's header, length word and bytes (often fewer or more than the
         // length says, with whatever follows), read as a `&str` and as a map's key (in
@@ -1038,7 +1038,7 @@ proptest! {
     fn arbitrary_bytes_read_as_the_decoder_reads_them(
         bytes in prop::collection::vec(any::<u8>(), 0..256),
         allow_objects in any::<bool>(),
-        generation in prop::sample::select(vec![Generation::GODOT_4, Generation::GODOT_3, Generation::GODOT_2]),
+        generation in prop::sample::select(Generation::ALL.to_vec()),
     ) {
         let opts = DEFAULT.with_allow_objects(allow_objects).with_generation(generation);
         if let Err(difference) = serde_reads_as_decoder(&bytes, &opts) {
