@@ -289,9 +289,31 @@ impl Item {
             ffi().drop_in_place(dst);
             let words = dst.cast::<u64>();
             words.write(a);
-            words.add(1).write(b);
-            words.add(2).write(c);
+            write_pair(words.add(1), b, c);
         }
+    }
+}
+
+/// Writes `b` and `c` to the two words at `at` as one 16-byte store: the engine reads a
+/// Variant's value (its last two words) back as one 16-byte load, which waits for the
+/// writes to reach the cache when they were two (see [`Item`]) — a varcall's caller reads
+/// its return value right after the call.
+///
+/// # Safety
+/// `at` is valid for writes of two words, aligned as words.
+#[inline(always)]
+unsafe fn write_pair(at: *mut u64, b: u64, c: u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of x86_64; `at` as the caller promises (an unaligned store).
+    unsafe {
+        use std::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
+        _mm_storeu_si128(at.cast(), _mm_set_epi64x(c as i64, b as i64));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: as the caller promises.
+    unsafe {
+        at.write(b);
+        at.add(1).write(c);
     }
 }
 
