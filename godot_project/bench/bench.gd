@@ -218,21 +218,18 @@ func bench_one_per_call(what: String, value: Variant) -> void:
 	if not check_one(what, value, bytes):
 		return
 	var reps := 2000
-	var engine_encode := func() -> Variant: return engine_encode_calls(value, reps)
-	var engine_decode := func() -> Variant: return engine_decode_calls(bytes, reps)
-	compare("one %s per call: encode, typed (time per call)" % what, engine_encode,
-			func() -> Variant: return typed_encode_calls(value, reps), 1.2, bytes.size(), reps)
-	compare("one %s per call: decode, typed (time per call)" % what, engine_decode,
-			func() -> Variant: return typed_decode_calls(bytes, reps), 1.2, bytes.size(), reps)
-	compare("one %s per call: encode, untyped (time per call)" % what, engine_encode,
-			func() -> Variant: return untyped_encode_calls(value, reps), 1.2, bytes.size(), reps)
-	compare("one %s per call: decode, untyped (time per call)" % what, engine_decode,
-			func() -> Variant: return untyped_decode_calls(bytes, reps), 1.2, bytes.size(), reps)
-	# The static methods: no instance, so no receiver to check.
-	compare("one %s per call: encode, static (time per call)" % what, engine_encode,
-			func() -> Variant: return static_encode_calls(value, reps), 1.2, bytes.size(), reps)
-	compare("one %s per call: decode, static (time per call)" % what, engine_decode,
-			func() -> Variant: return static_decode_calls(bytes, reps), 1.2, bytes.size(), reps)
+	var engine_encode := engine_encode_calls.bind(value, reps)
+	var engine_decode := engine_decode_calls.bind(bytes, reps)
+	for row in [
+		["encode, typed", engine_encode, typed_encode_calls.bind(value, reps)],
+		["decode, typed", engine_decode, typed_decode_calls.bind(bytes, reps)],
+		["encode, untyped", engine_encode, untyped_encode_calls.bind(value, reps)],
+		["decode, untyped", engine_decode, untyped_decode_calls.bind(bytes, reps)],
+		["encode, static", engine_encode, static_encode_calls.bind(value, reps)],
+		["decode, static", engine_decode, static_decode_calls.bind(bytes, reps)],
+	]:
+		compare("one %s per call: %s (time per call)" % [what, row[0]], row[1], row[2], 1.2,
+				bytes.size(), reps)
 
 
 # The loops of `bench_one_per_call`, written out for each kind of call: how GDScript compiles

@@ -574,25 +574,33 @@ fn generation_index(format: i64) -> Option<usize> {
         .position(|g| i64::from(g.number()) == format)
 }
 
+/// How many generations there are options for.
+const GENERATIONS: usize = Generation::ALL.len();
+
 /// An instance's encode options at the default depth limit, by its generation's index
 /// in [`Generation::ALL`].
-static ENCODE_AT_DEFAULT_DEPTH: [EncodeOptions; 3] = [
-    encode_options_for(Generation::ALL[0], MAX_RECURSION_DEPTH),
-    encode_options_for(Generation::ALL[1], MAX_RECURSION_DEPTH),
-    encode_options_for(Generation::ALL[2], MAX_RECURSION_DEPTH),
-];
+static ENCODE_AT_DEFAULT_DEPTH: [EncodeOptions; GENERATIONS] = {
+    let mut table = [EncodeOptions::new(); GENERATIONS];
+    let mut i = 0;
+    while i < GENERATIONS {
+        table[i] = encode_options_for(Generation::ALL[i], MAX_RECURSION_DEPTH);
+        i += 1;
+    }
+    table
+};
 
 /// An instance's decode options at the default depth limit, by `allow_objects` (as 0 or
 /// 1) and its generation's index in [`Generation::ALL`].
-static DECODE_AT_DEFAULT_DEPTH: [[DecodeOptions; 3]; 2] = {
-    const fn by_generation(allow_objects: bool) -> [DecodeOptions; 3] {
-        [
-            decode_options_for(allow_objects, Generation::ALL[0], MAX_RECURSION_DEPTH),
-            decode_options_for(allow_objects, Generation::ALL[1], MAX_RECURSION_DEPTH),
-            decode_options_for(allow_objects, Generation::ALL[2], MAX_RECURSION_DEPTH),
-        ]
+static DECODE_AT_DEFAULT_DEPTH: [[DecodeOptions; GENERATIONS]; 2] = {
+    let mut table = [[DecodeOptions::new(); GENERATIONS]; 2];
+    let mut i = 0;
+    while i < GENERATIONS {
+        let generation = Generation::ALL[i];
+        table[0][i] = decode_options_for(false, generation, MAX_RECURSION_DEPTH);
+        table[1][i] = decode_options_for(true, generation, MAX_RECURSION_DEPTH);
+        i += 1;
     }
-    [by_generation(false), by_generation(true)]
+    table
 };
 
 const _: () = assert!(
