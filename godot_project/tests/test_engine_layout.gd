@@ -17,7 +17,7 @@ const Mismatches := preload("res://tests/support/mismatches.gd")
 
 ## Every probe, by its name in the report and in the variables.
 const PROBES: Array[String] = ["variant", "array_elements", "read_only_arrays", "dictionary_entries",
-		"read_only_dictionaries", "buffers", "node_paths"]
+		"buffers", "node_paths"]
 const SAFE_MODE_VARIABLE := "FAST_VARIANT_CODEC_ENGINE_LAYOUT"
 const FAILED_PROBES_VARIABLE := "FAST_VARIANT_CODEC_FAILED_PROBES"
 ## Probes run against a deliberately wrong layout (a test switch of the addon): they fail.
@@ -27,7 +27,6 @@ const SETTING := "fast_variant_codec/engine_layout"
 const NEEDS := {
 	"read_only_arrays": ["array_elements"],
 	"dictionary_entries": ["variant"],
-	"read_only_dictionaries": ["dictionary_entries"],
 	"node_paths": ["variant", "buffers"],
 }
 

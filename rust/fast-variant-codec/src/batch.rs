@@ -10,6 +10,8 @@
 //! Results go straight into the returned array: its elements, made once, are filled in
 //! place.
 
+use std::borrow::Cow;
+
 use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, VariantType};
 use godot::global::Error;
 use godot::sys::GodotFfi;
@@ -87,6 +89,19 @@ impl Filled for DeferringSink<'_> {
     }
 }
 
+/// `array` itself when no script runs during the call, else a shallow copy that only the
+/// call holds: property getters run for objects written whole, and `_init` and setters for
+/// objects decoded whole, and such a script may resize the caller's array or drop its
+/// elements. The copy holds a reference to each element, so the values it walks stay
+/// alive and in place however the script changes the caller's array.
+fn held_for_call(array: &AnyArray, scripts_run: bool) -> Cow<'_, AnyArray> {
+    if scripts_run {
+        Cow::Owned(array.duplicate_shallow())
+    } else {
+        Cow::Borrowed(array)
+    }
+}
+
 /// The bytes of every value of `values` (as `encode` gives them one by one), and the
 /// first failure: a value that fails gives an empty packet.
 pub fn encode(
@@ -95,6 +110,7 @@ pub fn encode(
     mode: WriteMode,
 ) -> (Array<PackedByteArray>, Option<Failure>) {
     let ffi = ffi();
+    let values = held_for_call(values, mode.full_objects);
     let count = values.len();
     let mut out = Array::<PackedByteArray>::new();
     // SAFETY: a new array held only here; typed, it is filled with empty PackedByteArrays.
@@ -106,8 +122,9 @@ pub fn encode(
     let mut deferred = Vec::new();
     let mut first_failure = None;
     for i in 0..count {
-        // SAFETY: below the sizes of both arrays, which are held for the call; the packet
-        // is the engine PackedByteArray in the output array's element, changed only here.
+        // SAFETY: below the sizes of both arrays, which are held for the call (`values`
+        // changed by no script: see `held_for_call`); the packet is the engine
+        // PackedByteArray in the output array's element, changed only here.
         let (v, packet) = unsafe {
             let v = ffi.array_element(values.sys(), i);
             let slot = ffi.array_element(out.sys(), i);
@@ -170,6 +187,7 @@ fn run_deferred(deferred: &[Deferred]) -> Result<(), parallel::PoolPanic> {
 /// first failure: a packet that fails gives null.
 pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Failure>) {
     let ffi = ffi();
+    let packets = held_for_call(packets, opts.allow_objects);
     let count = packets.len();
     let mut out = VarArray::new();
     // SAFETY: a new untyped array held only here: nils. Its elements lie one after the
@@ -178,20 +196,22 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
         ffi.array_resize(out.sys_mut(), count);
         ffi.array_slots(out.sys_mut(), count)
     };
-    // SAFETY: `count` is the size of the array, which the caller holds unchanged for the
-    // call (decoding runs no script).
+    // SAFETY: `count` is the size of the array, held unchanged for the call (no script
+    // runs, or it is the call's own copy: see `held_for_call`).
     let in_place = unsafe { ffi.array_elements(packets.sys(), count) };
     let mut first_failure = None;
     let mut builder = VariantBuilder::new();
     for i in 0..count {
         let p = match in_place {
             Some(packets) => &packets[i],
-            // SAFETY: below the size of the array, which the caller holds for the call.
+            // SAFETY: below the size of the array, held unchanged for the call.
             None => unsafe { ffi.array_element(packets.sys(), i) },
         };
         let t = ffi.type_of(p);
         let value = if t == VariantType::PACKED_BYTE_ARRAY {
-            // SAFETY: `p` is a PackedByteArray, read while the caller holds it.
+            // SAFETY: `p` is a PackedByteArray, read while the array holding it is held
+            // unchanged: when a script may run, that array is the call's own copy, whose
+            // reference keeps the bytes as they were (copy-on-write).
             let bytes = unsafe { ffi.view::<PackedByteArray>(p, t) };
             builder
                 .decode(cow::elements_of(&bytes), 0, opts)
@@ -228,9 +248,11 @@ pub fn encode_stream(
     mode: WriteMode,
 ) -> Result<PackedByteArray, Failure> {
     let ffi = ffi();
+    let values = held_for_call(values, mode.full_objects);
     write::with_buffer(|stream| {
         for i in 0..values.len() {
-            // SAFETY: below the size of the array, which the caller holds for the call.
+            // SAFETY: below the size of the array, held unchanged for the call (see
+            // `held_for_call`).
             let value = unsafe { ffi.array_element(values.sys(), i) };
             frame_into(stream, |stream| {
                 VariantWriter::new(Encoder::new(stream, opts), mode)
@@ -245,7 +267,8 @@ pub fn encode_stream(
 
 /// Every value of a stream (see [`encode_stream`]), read one after another as
 /// `FileAccess.get_var` reads them; the first value that is invalid or cut short fails the
-/// whole stream.
+/// whole stream. `bytes` is the call's own reference (gdext's argument, one reference
+/// more), so a script run by an object decoded whole cannot change what is read.
 pub fn decode_stream(bytes: &PackedByteArray, opts: &DecodeOptions) -> Result<VarArray, Failure> {
     let ffi = ffi();
     let data = cow::elements_of(bytes);

@@ -267,7 +267,19 @@ unsafe fn try_decode_bytes(
     opts: &DecodeOptions,
     ret: *mut Variant,
 ) -> Result<usize, Failure> {
-    // SAFETY: the caller's array, as it promises.
+    // Objects decoded whole run their scripts (`_init`, property setters), which may
+    // resize or drop the caller's array: the call holds a reference of its own, so that a
+    // change copies the array (copy-on-write) and leaves the bytes read here as they were.
+    let held;
+    let bytes = if opts.allow_objects {
+        // SAFETY: a live PackedByteArray, as the caller promises; viewed to be copied (one
+        // reference more), the view itself never dropped.
+        held = unsafe { ffi().view_at::<PackedByteArray>(bytes) }.clone();
+        held.sys().cast::<c_void>()
+    } else {
+        bytes
+    };
+    // SAFETY: the caller's array (as it promises), or the one held above.
     let borrowed = unsafe { cow::elements_at::<u8>(bytes) };
     // Without the layout, a copy of the array (a reference) that gdext reads.
     let copy;

@@ -17,8 +17,8 @@
 //!
 //! No probe reads memory outside a block it owns or that the engine handed it: Variants
 //! and containers it made, the words of a buffer it allocated itself, and the entry of a
-//! dictionary whose value the engine returned, on the engine versions whose sources lay
-//! that entry out (see `raw`).
+//! dictionary whose value the engine returned and that dictionary's own block, on the
+//! engine versions whose sources lay them out (see `raw`).
 
 use std::sync::OnceLock;
 
@@ -45,10 +45,9 @@ pub enum Probe {
     ArrayElements,
     /// A read-only Array's elements are handed out in place, not through a scratch copy.
     ReadOnlyArrays,
-    /// A Dictionary's entries form a list of elements holding key and value.
+    /// A Dictionary's entries form a list of elements holding key and value, whose first
+    /// element its block names.
     DictionaryEntries,
-    /// A read-only Dictionary's values are handed out in place.
-    ReadOnlyDictionaries,
     /// The copy-on-write buffer of Strings and packed arrays, and its allocator.
     Buffers,
     /// A NodePath's data block: its names read in place, and made from them.
@@ -56,12 +55,11 @@ pub enum Probe {
 }
 
 impl Probe {
-    pub const ALL: [Probe; 7] = [
+    pub const ALL: [Probe; 6] = [
         Probe::Variant,
         Probe::ArrayElements,
         Probe::ReadOnlyArrays,
         Probe::DictionaryEntries,
-        Probe::ReadOnlyDictionaries,
         Probe::Buffers,
         Probe::NodePaths,
     ];
@@ -73,7 +71,6 @@ impl Probe {
             Probe::ArrayElements => "array_elements",
             Probe::ReadOnlyArrays => "read_only_arrays",
             Probe::DictionaryEntries => "dictionary_entries",
-            Probe::ReadOnlyDictionaries => "read_only_dictionaries",
             Probe::Buffers => "buffers",
             Probe::NodePaths => "node_paths",
         }
@@ -87,9 +84,8 @@ impl Probe {
             Probe::ReadOnlyArrays => {
                 "each Array asked whether it is read-only; those read one element at a time"
             }
-            Probe::DictionaryEntries => "the engine's iteration and a lookup per entry",
-            Probe::ReadOnlyDictionaries => {
-                "each Dictionary asked whether it is read-only; those walked by the engine's iteration"
+            Probe::DictionaryEntries => {
+                "the engine's keys() and values(), two arrays it fills in the dictionary's order"
             }
             Probe::Buffers => "buffers sized by the engine (zero-filled), texts read through the interface",
             Probe::NodePaths => {
@@ -226,11 +222,20 @@ pub fn check<T>(
     }
 }
 
-/// The running engine's major and minor version (0 where it does not say).
-pub fn engine_version() -> (i64, i64) {
-    let version = godot::classes::Engine::singleton().get_version_info();
-    let number = |part: &str| version.get(part).and_then(|v| v.try_to::<i64>().ok());
-    (number("major").unwrap_or(0), number("minor").unwrap_or(0))
+/// The running engine's major, minor and patch version (0 where it does not say), asked
+/// once: the probes and the rules that follow the engine's version read it.
+pub fn engine_version() -> (i64, i64, i64) {
+    static VERSION: OnceLock<(i64, i64, i64)> = OnceLock::new();
+    *VERSION.get_or_init(|| {
+        let version = godot::classes::Engine::singleton().get_version_info();
+        let number = |part: &str| {
+            version
+                .get(part)
+                .and_then(|v| v.try_to::<i64>().ok())
+                .unwrap_or(0)
+        };
+        (number("major"), number("minor"), number("patch"))
+    })
 }
 
 /// Whether any fast path is in use in this process.

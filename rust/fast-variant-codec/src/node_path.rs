@@ -138,7 +138,7 @@ impl NodePaths {
     /// looked for one byte off, where the block holds `hash_cache_valid`), then makes the
     /// same path here and has the engine compare the two.
     fn find(buffers: &'static Buffers, wrong: bool) -> Result<(NodePaths, String), String> {
-        let (major, minor) = engine_layout::engine_version();
+        let (major, minor, _) = engine_layout::engine_version();
         if !LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s NodePaths are not known to be laid out as \

@@ -5,8 +5,14 @@
 //! gdext's safe API converts (copies, with reference counting, through a call into the
 //! engine) at every step, and walks a Dictionary with three hash lookups per entry. Here an
 //! Array's elements cost one call for all of them (they lie one after the other) or one
-//! each, a Dictionary entry none (the engine's list of entries, followed in place) or two
-//! (the engine's own iteration and lookup), and nothing is copied.
+//! each, and a Dictionary's entries none (the engine's list of entries, followed in place
+//! from its head) or two arrays made by the engine (its keys and values, in order).
+//!
+//! A Dictionary is never walked by looking its keys up: a key changed since it was
+//! inserted (an Array appended to) or a freed object key has a hash that no longer leads
+//! to its entry, so a lookup misses it (Godot 4.6 then hands out a shared empty Variant;
+//! 4.4 and 4.5 insert a new `key: null` entry, even into a read-only dictionary). The
+//! engine's own `encode_variant` follows the same list.
 //!
 //! Two levels:
 //! - the GDExtension interface (functions that read a value in place, construct a String
@@ -23,7 +29,7 @@
 //! array's elements through one scratch Variant, one at a time; later versions hand out the
 //! element itself. A probe on a read-only array tells which the running engine does; where
 //! it is the scratch, each array is asked whether it is read-only before its elements are
-//! read in place (likewise for dictionaries' values).
+//! read in place. A Dictionary's list of entries is the same whether it is read-only or not.
 //!
 //! Everything runs on the calling thread, on values the caller holds for the duration.
 
@@ -31,10 +37,11 @@ use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
 
+use godot::builtin::inner::InnerDictionary;
 use godot::builtin::{
-    Aabb, Basis, Color, GString, PackedArray, Plane, Projection, Quaternion, Rect2, Rect2i,
-    StringName, Transform2D, Transform3D, VarArray, VarDictionary, Variant, VariantType, Vector2,
-    Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+    Aabb, AnyArray, Basis, Color, GString, PackedArray, Plane, Projection, Quaternion, Rect2,
+    Rect2i, StringName, Transform2D, Transform3D, VarArray, VarDictionary, Variant, VariantType,
+    Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
@@ -56,13 +63,20 @@ const ENTRY_PREV_OFFSET: usize = 8;
 const ENTRY_KEY_OFFSET: usize = 16;
 const ENTRY_VALUE_OFFSET: usize = 40;
 
+/// Where that list starts: a Dictionary is one pointer to its `DictionaryPrivate`
+/// (core/variant/dictionary.cpp: a 4-byte reference count, the read-only scratch pointer,
+/// then the `HashMap`), and the map holds its slots' and hashes' addresses, then the first
+/// and the last element's, then its capacity index and its size (core/templates/hash_map.h).
+/// The offsets in `DictionaryPrivate`, in bytes:
+const DICTIONARY_HEAD_OFFSET: usize = 32;
+const DICTIONARY_TAIL_OFFSET: usize = 40;
+const DICTIONARY_SIZE_OFFSET: usize = 52;
+
 /// The interface functions the walks call, fetched once.
 pub struct Ffi {
     get_type: sys::GDExtensionInterfaceVariantGetType,
     /// Per type: a pointer to the value a Variant of that type holds.
     internal: [sys::GDExtensionVariantGetInternalPtrFunc; TYPES],
-    iter_init: sys::GDExtensionInterfaceVariantIterInit,
-    iter_next: sys::GDExtensionInterfaceVariantIterNext,
     dictionary_index_const: sys::GDExtensionInterfaceDictionaryOperatorIndexConst,
     array_index_const: sys::GDExtensionInterfaceArrayOperatorIndexConst,
     array_index: sys::GDExtensionInterfaceArrayOperatorIndex,
@@ -78,19 +92,17 @@ pub struct Ffi {
     array_resize: Method,
     dictionary_size: Method,
     dictionary_is_typed: Method,
-    dictionary_is_read_only: Method,
     bytes_resize: Method,
     bytes_index: sys::GDExtensionInterfacePackedByteArrayOperatorIndex,
     /// The probe's verdict: Variants are laid out as described in the module docs.
     layout: bool,
-    /// The probe's verdict: a Dictionary's entries are laid out as `ENTRY_*` say.
+    /// The probe's verdict: a Dictionary's entries are laid out as `ENTRY_*` say, in a
+    /// list that starts where `DICTIONARY_HEAD_OFFSET` says.
     entry_layout: bool,
     /// The probe's verdict: an Array's elements lie one after the other.
     arrays_contiguous: bool,
     /// The probe's verdict: a read-only Array hands out its elements in place.
     read_only_arrays_in_place: bool,
-    /// The probe's verdict: a read-only Dictionary hands out its values in place.
-    read_only_dictionaries_in_place: bool,
     /// Strings made directly, when the engine's buffers are laid out as `cow` expects.
     buffers: Option<&'static Buffers>,
     /// What each probe of this module found.
@@ -135,8 +147,6 @@ pub fn ffi() -> &'static Ffi {
                 // SAFETY: every id below VARIANT_MAX is a valid type to ask about.
                 t => unsafe { getter(t as sys::GDExtensionVariantType) },
             }),
-            iter_init: interface.variant_iter_init,
-            iter_next: interface.variant_iter_next,
             dictionary_index_const: interface.dictionary_operator_index_const,
             array_index_const: interface.array_operator_index_const,
             array_index: interface.array_operator_index,
@@ -162,12 +172,6 @@ pub fn ffi() -> &'static Ffi {
                 "is_typed",
                 IS_TYPED_HASH,
             ),
-            dictionary_is_read_only: method(
-                interface,
-                VariantType::DICTIONARY,
-                "is_read_only",
-                IS_TYPED_HASH,
-            ),
             bytes_resize: method(
                 interface,
                 VariantType::PACKED_BYTE_ARRAY,
@@ -179,7 +183,6 @@ pub fn ffi() -> &'static Ffi {
             entry_layout: false,
             arrays_contiguous: false,
             read_only_arrays_in_place: false,
-            read_only_dictionaries_in_place: false,
             buffers: crate::cow::buffers(),
             verdicts: Vec::new(),
         };
@@ -355,30 +358,25 @@ impl Ffi {
             |wrong| self.probe_read_only_arrays(if wrong { 2 } else { 1 }),
         );
         self.read_only_arrays_in_place = found.is_some();
+        // The wrong layout looks for the list's head one word early, where the map keeps
+        // its hashes' address: still inside the `DictionaryPrivate` the probe made.
         let (entries, found) = engine_layout::check(
             Probe::DictionaryEntries,
             &[(Probe::Variant, &variant)],
             |wrong| {
                 self.probe_entry_layout(if wrong {
-                    ENTRY_PREV_OFFSET
+                    DICTIONARY_HEAD_OFFSET - 8
                 } else {
-                    ENTRY_KEY_OFFSET
+                    DICTIONARY_HEAD_OFFSET
                 })
             },
         );
         self.entry_layout = found.is_some();
-        let (read_only_dictionaries, found) = engine_layout::check(
-            Probe::ReadOnlyDictionaries,
-            &[(Probe::DictionaryEntries, &entries)],
-            |wrong| self.probe_read_only_dictionaries(if wrong { 8 } else { 0 }),
-        );
-        self.read_only_dictionaries_in_place = found.is_some();
         self.verdicts = vec![
             (Probe::Variant, variant),
             (Probe::ArrayElements, arrays),
             (Probe::ReadOnlyArrays, read_only_arrays),
             (Probe::DictionaryEntries, entries),
-            (Probe::ReadOnlyDictionaries, read_only_dictionaries),
         ];
     }
 
@@ -580,49 +578,17 @@ impl Ffi {
         }
     }
 
-    /// Whether the const lookup of a read-only Dictionary gives its values themselves, not
-    /// a scratch copy: a dictionary of three, made read-only, compared by address with
-    /// where its values were, `skew` bytes off (nothing is read).
-    fn probe_read_only_dictionaries(&self, skew: usize) -> Result<((), String), String> {
-        let keys = [0x1111_i64, 0x2222, 0x3333].map(|key| key.to_variant());
-        let mut dictionary = VarDictionary::new();
-        for key in &keys {
-            self.set_entry(&mut dictionary, key, 1.to_variant());
-        }
-        let values = |dictionary: &VarDictionary| -> Vec<*const u8> {
-            keys.iter()
-                .map(|key| {
-                    // SAFETY: a live dictionary and key; the lookup does not change it.
-                    unsafe { (self.dictionary_index_const)(dictionary.sys(), key.var_sys()) }
-                        .cast_const()
-                        .cast::<u8>()
-                })
-                .collect()
-        };
-        let before: Vec<*const u8> = values(&dictionary)
-            .into_iter()
-            .map(|value| value.wrapping_add(skew))
-            .collect();
-        let dictionary = dictionary.into_read_only();
-        if values(&dictionary) == before {
-            Ok((
-                (),
-                "a read-only dictionary hands out its values in place, checked on one of three"
-                    .into(),
-            ))
-        } else {
-            Err("a read-only dictionary hands out its values through a scratch copy".into())
-        }
-    }
-
-    /// Checks the entries' layout (`ENTRY_*`, the key expected at `key_offset`) on a
-    /// dictionary of three int entries: where the engine's lookup finds each value, its
-    /// key is before it, and the elements link to each other in the order the entries were
-    /// made. Runs only on the engine versions whose entries are laid out so
-    /// ([`ENTRY_LAYOUT_VERSIONS`]), where every word it reads lies inside an entry the
-    /// lookup found; it follows no address it read.
-    fn probe_entry_layout(&self, key_offset: usize) -> Result<((), String), String> {
-        let (major, minor) = engine_layout::engine_version();
+    /// Checks the entries' layout (`ENTRY_*`) and where their list starts (expected at
+    /// `head_offset` in the `DictionaryPrivate`) on a dictionary of three int entries that
+    /// the probe made: where the engine's lookup finds each value, its key is before it;
+    /// the elements link to each other in the order the entries were made; and the
+    /// dictionary's own block names the first and the last of them and its size. Runs only
+    /// on the engine versions whose sources lay both out so ([`ENTRY_LAYOUT_VERSIONS`]),
+    /// where every word it reads lies inside an entry the lookup found or inside that
+    /// dictionary's block (which holds the map and two container types after it); it
+    /// follows no address it read.
+    fn probe_entry_layout(&self, head_offset: usize) -> Result<((), String), String> {
+        let (major, minor, _) = engine_layout::engine_version();
         if !ENTRY_LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s dictionary entries are not known to be laid \
@@ -641,7 +607,8 @@ impl Ffi {
         }
         let mut elements = Vec::new();
         for key in keys {
-            // SAFETY: a live dictionary and key; the lookup does not change it.
+            // SAFETY: a live dictionary and key; the lookup of a key it holds does not
+            // change it.
             let value = unsafe {
                 (self.dictionary_index_const)(dictionary.sys(), key.to_variant().var_sys())
             };
@@ -656,7 +623,7 @@ impl Ffi {
             );
         }
         let int = VariantType::INT.sys() as u64;
-        let ok = elements.iter().enumerate().all(|(i, &element)| {
+        let entries_ok = elements.iter().enumerate().all(|(i, &element)| {
             // SAFETY: on these versions each element is a `HashMapElement<Variant,
             // Variant>` of 64 bytes, and every offset read is below that.
             let word = |offset: usize| unsafe {
@@ -666,24 +633,49 @@ impl Ffi {
             let prev = i.checked_sub(1).map_or(0, |p| elements[p] as u64);
             word(ENTRY_NEXT_OFFSET) == next
                 && word(ENTRY_PREV_OFFSET) == prev
-                && word(key_offset) as u32 as u64 == int
-                && word(key_offset + VALUE_OFFSET) == keys[i] as u64
+                && word(ENTRY_KEY_OFFSET) as u32 as u64 == int
+                && word(ENTRY_KEY_OFFSET + VALUE_OFFSET) == keys[i] as u64
                 && word(ENTRY_VALUE_OFFSET) as u32 as u64 == int
                 && word(ENTRY_VALUE_OFFSET + VALUE_OFFSET) == value_of(keys[i]) as u64
         });
-        if ok {
+        if !entries_ok {
+            return Err(format!(
+                "the entries of a dictionary of three are not laid out as expected (key at \
+                 {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET})"
+            ));
+        }
+        // SAFETY: a Dictionary is one pointer to its block, which on these versions is far
+        // larger than the offsets read (the map ends at 56, two `ContainerTypeValidate`s
+        // follow), and lives as long as `dictionary`.
+        let (head, tail, size) = unsafe {
+            let block = dictionary.sys().cast::<*const u8>().read();
+            (
+                block.add(head_offset).cast::<u64>().read_unaligned(),
+                block
+                    .add(DICTIONARY_TAIL_OFFSET)
+                    .cast::<u64>()
+                    .read_unaligned(),
+                block
+                    .add(DICTIONARY_SIZE_OFFSET)
+                    .cast::<u32>()
+                    .read_unaligned(),
+            )
+        };
+        if head == elements[0] as u64 && tail == elements[2] as u64 && size == 3 {
             Ok((
                 (),
                 format!(
                     "Godot {major}.{minor}: entries in a list of elements (next, prev, key at \
-                     {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET}), checked on a \
+                     {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET}) from the head at \
+                     {DICTIONARY_HEAD_OFFSET} of the dictionary's block, checked on a \
                      dictionary of three"
                 ),
             ))
         } else {
             Err(format!(
-                "the entries of a dictionary of three are not laid out as expected (key at \
-                 {key_offset}, value at {ENTRY_VALUE_OFFSET})"
+                "a dictionary of three does not name its first and last entries and its size \
+                 where expected (head at {head_offset}, tail at {DICTIONARY_TAIL_OFFSET}, size \
+                 at {DICTIONARY_SIZE_OFFSET})"
             ))
         }
     }
@@ -1059,56 +1051,69 @@ impl Ffi {
     }
 
     /// Calls `f` with each entry of the Dictionary in `v` (a Variant of that type), in the
-    /// dictionary's order, in place: when the entries' layout is known, the first entry is
-    /// found by the engine's iteration and lookup and the others by the list they are in;
-    /// otherwise the engine's iteration finds each (a hash lookup per entry for the next,
-    /// and one for its value).
+    /// dictionary's order, as the engine's `encode_variant` walks it: never by looking a key
+    /// up (see the module docs). When the entries' layout is known, in place, following the
+    /// list from its head; otherwise over the engine's `keys()` and `values()`, two arrays
+    /// it fills from the same list. Returns how many entries `f` was called with.
     ///
-    /// The dictionary must not change meanwhile (no script may run in `f`).
+    /// The dictionary must not change meanwhile (no script may run in `f`); the walk in
+    /// place stops after `limit` entries whatever the list holds.
     pub fn for_each_entry<E>(
         &self,
         v: &Variant,
+        limit: usize,
         mut f: impl FnMut(&Variant, &Variant) -> Result<(), E>,
-    ) -> Result<(), E> {
-        // SAFETY: `v` is a live Dictionary. `iter_init` constructs the iterator (the key)
-        // in place over the nil; `iter_next` replaces it with the next key; the value is
-        // found by key, in place. The list's elements live as long as the unchanged
-        // dictionary, and the last one's next address is null.
+    ) -> Result<usize, E> {
+        if !self.entry_layout {
+            return self.for_each_entry_of_copy(v, f);
+        }
+        let mut count = 0;
+        // SAFETY: `v` is a live Dictionary, so the pointer inside it is its live block; the
+        // probe checked on this engine that the block names the first element of the list
+        // at `DICTIONARY_HEAD_OFFSET` and that each element holds the next one's address,
+        // its key and its value where `ENTRY_*` say. The elements live as long as the
+        // unchanged dictionary, and the last one's next address is null.
         unsafe {
             let dictionary = self.internal(v, VariantType::DICTIONARY);
-            let mut key = Variant::nil();
-            let mut valid = 0u8;
-            let mut more = (self.iter_init)(v.var_sys(), key.var_sys_mut().cast(), &mut valid) != 0;
-            let in_place = self.entry_layout
-                && (self.read_only_dictionaries_in_place
-                    || self.call0::<u8>(self.dictionary_is_read_only, dictionary) == 0);
-            if more && in_place {
-                let first = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
-                self.drop_variant(key);
-                let mut element = if first.is_null() {
-                    std::ptr::null()
-                } else {
-                    first.cast_const().cast::<u8>().sub(ENTRY_VALUE_OFFSET)
-                };
-                while !element.is_null() {
-                    f(
-                        &*element.add(ENTRY_KEY_OFFSET).cast::<Variant>(),
-                        &*element.add(ENTRY_VALUE_OFFSET).cast::<Variant>(),
-                    )?;
-                    element = element.add(ENTRY_NEXT_OFFSET).cast::<*const u8>().read();
-                }
-                return Ok(());
+            let block = dictionary.cast::<*const u8>().read();
+            let mut element = block.add(DICTIONARY_HEAD_OFFSET).cast::<*const u8>().read();
+            while !element.is_null() && count < limit {
+                f(
+                    &*element.add(ENTRY_KEY_OFFSET).cast::<Variant>(),
+                    &*element.add(ENTRY_VALUE_OFFSET).cast::<Variant>(),
+                )?;
+                count += 1;
+                element = element.add(ENTRY_NEXT_OFFSET).cast::<*const u8>().read();
             }
-            while more {
-                let value = (self.dictionary_index_const)(dictionary.cast(), key.var_sys());
-                if !value.is_null() {
-                    f(&key, &*value.cast::<Variant>())?;
-                }
-                more = (self.iter_next)(v.var_sys(), key.var_sys_mut(), &mut valid) != 0;
-            }
-            self.drop_variant(key);
         }
-        Ok(())
+        Ok(count)
+    }
+
+    /// As [`for_each_entry`](Self::for_each_entry), over the engine's `keys()` and
+    /// `values()` of the Dictionary in `v`: arrays that only this walk holds, so a script
+    /// that runs in `f` and changes the dictionary changes neither.
+    pub fn for_each_entry_of_copy<E>(
+        &self,
+        v: &Variant,
+        mut f: impl FnMut(&Variant, &Variant) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
+        let dictionary = unsafe { self.view::<VarDictionary>(v, VariantType::DICTIONARY) };
+        let inner = InnerDictionary::from_outer(&dictionary);
+        let keys: AnyArray = inner.keys();
+        let values: AnyArray = inner.values();
+        let count = keys.len().min(values.len());
+        for i in 0..count {
+            // SAFETY: both arrays hold at least `count` elements and are held here.
+            let (key, value) = unsafe {
+                (
+                    self.array_element(keys.sys(), i),
+                    self.array_element(values.sys(), i),
+                )
+            };
+            f(key, value)?;
+        }
+        Ok(count)
     }
 
     /// Asks for the String's characters to be brought into the cache ahead of reading

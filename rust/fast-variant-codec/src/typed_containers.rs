@@ -58,14 +58,28 @@ pub fn typed_array(element: &ElementSpec) -> VarArray {
     array
 }
 
-/// A new, empty dictionary typed as the engine's decoder types it.
-///
-/// The engine's `Dictionary::set_typed(const ContainerType &, const ContainerType &)`
-/// (core/variant/dictionary.cpp, as of Godot 4.6.3) passes the *key*'s script as the value
-/// script; decoding goes through it, so this does the same to give the same dictionary.
+/// The first engine version whose `Dictionary::set_typed(const ContainerType &, const
+/// ContainerType &)` (core/variant/dictionary.cpp) types the values with their own script
+/// (godotengine/godot PR #121277). Before it, from 4.4 (typed dictionaries) on, that
+/// function passes the *key*'s script as the value script, and decoding goes through it.
+const VALUE_SCRIPT_OWN_SINCE: (i64, i64, i64) = (4, 7, 3);
+
+/// Whether the engine of `version` types a decoded Dictionary's values with their own
+/// script rather than the key's.
+fn value_script_own(version: (i64, i64, i64)) -> bool {
+    version >= VALUE_SCRIPT_OWN_SINCE
+}
+
+/// A new, empty dictionary typed as the running engine's decoder types it: on engines
+/// before [`VALUE_SCRIPT_OWN_SINCE`], with the key's script as the value script.
 pub fn typed_dictionary(key: &ElementSpec, value: &ElementSpec) -> VarDictionary {
     let mut dictionary = VarDictionary::new();
     if key.is_typed() || value.is_typed() {
+        let value_script = if value_script_own(crate::engine_layout::engine_version()) {
+            &value.script
+        } else {
+            &key.script
+        };
         // SAFETY: as in `typed_array`: live arguments, a new unshared empty dictionary.
         unsafe {
             interface_fn!(dictionary_set_typed)(
@@ -75,9 +89,24 @@ pub fn typed_dictionary(key: &ElementSpec, value: &ElementSpec) -> VarDictionary
                 key.script.var_sys(),
                 value.variant_type.sys(),
                 value.class_name.string_sys(),
-                key.script.var_sys(),
+                value_script.var_sys(),
             );
         }
     }
     dictionary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_value_script_follows_the_engine_version() {
+        for version in [(4, 4, 0), (4, 5, 1), (4, 6, 3), (4, 7, 0), (4, 7, 2)] {
+            assert!(!value_script_own(version), "{version:?}");
+        }
+        for version in [(4, 7, 3), (4, 7, 10), (4, 8, 0), (5, 0, 0)] {
+            assert!(value_script_own(version), "{version:?}");
+        }
+    }
 }

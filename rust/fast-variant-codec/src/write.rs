@@ -10,12 +10,12 @@
 
 use std::ffi::c_void;
 
-use godot::builtin::inner::{InnerArray, InnerDictionary};
+use godot::builtin::inner::InnerArray;
 use godot::builtin::{
     AnyArray, GString, NodePath, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
-    PackedVector3Array, PackedVector4Array, Rid, Signal, StringName, VarArray, VarDictionary,
-    Variant, VariantType, Vector2, Vector3, Vector4,
+    PackedVector3Array, PackedVector4Array, Rid, Signal, StringName, VarArray, Variant,
+    VariantType, Vector2, Vector3, Vector4,
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
@@ -70,6 +70,10 @@ pub enum ValueErrorKind {
     /// bytes that are not UTF-8, which the codec does not write.
     #[error("a {0} holds characters that UTF-8 cannot represent")]
     NotUnicode(&'static str),
+    /// The list of a Dictionary's entries ended before its size (never seen: the engine
+    /// keeps both together; the bytes would not say what they announce).
+    #[error("a Dictionary of {size} entries lists only {walked}")]
+    EntriesMissing { size: usize, walked: usize },
 }
 
 impl ValueError {
@@ -80,7 +84,9 @@ impl ValueError {
             ValueErrorKind::TooDeep(_) => Error::ERR_OUT_OF_MEMORY,
             ValueErrorKind::NotInstantiable(_) => Error::ERR_INVALID_PARAMETER,
             ValueErrorKind::ScriptWithoutPath(_) => Error::ERR_UNAVAILABLE,
-            ValueErrorKind::NotUnicode(_) => Error::ERR_INVALID_DATA,
+            ValueErrorKind::NotUnicode(_) | ValueErrorKind::EntriesMissing { .. } => {
+                Error::ERR_INVALID_DATA
+            }
         }
     }
 }
@@ -426,19 +432,17 @@ impl<S: Sink> VariantWriter<S> {
         } else {
             (ContainerType::Untyped, ContainerType::Untyped)
         };
+        // SAFETY: `at` is the Dictionary inside `v`.
+        let len = unsafe { ffi.dictionary_size(at) };
         if self.enc.options().generation.number() == 2 {
-            // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
-            let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
-            if let Some(special) = godot2_value(&dictionary) {
+            if let Some(special) = godot2_value(v, len) {
                 self.enc.godot2_value(&special);
                 return Ok(());
             }
         }
-        // SAFETY: `at` is the Dictionary inside `v`.
-        let len = unsafe { ffi.dictionary_size(at) };
         self.enc.begin_dictionary(&key_type, &value_type, len)?;
         if self.mode.full_objects {
-            self.snapshot_entries(v, t, depth)
+            self.snapshot_entries(v, depth)
         } else {
             self.entries_in_place(v, len, depth)
         }
@@ -453,41 +457,26 @@ impl<S: Sink> VariantWriter<S> {
         len: usize,
         depth: usize,
     ) -> Result<(), WriteError> {
-        let mut entries = 0;
-        self.ffi.for_each_entry(v, |key, value| {
-            entries += 1;
-            self.entry(key, value, depth)
-        })?;
-        assert_eq!(entries, len, "the dictionary changed while it was written");
+        let walked = self
+            .ffi
+            .for_each_entry(v, len, |key, value| self.entry(key, value, depth))?;
+        if walked != len {
+            return Err(ValueError {
+                depth,
+                kind: ValueErrorKind::EntriesMissing { size: len, walked },
+            }
+            .into());
+        }
         Ok(())
     }
 
-    /// The entries of the Dictionary in `v` (of type `t`), taken first, as two arrays the
-    /// engine fills from its own list (a snapshot, of the size just written: no script ran
-    /// since): with full objects, property getters run during the walk and could change
-    /// the dictionary. Two arrays per dictionary, the price of soundness here.
-    fn snapshot_entries(
-        &mut self,
-        v: &Variant,
-        t: VariantType,
-        depth: usize,
-    ) -> Result<(), WriteError> {
-        let ffi = self.ffi;
-        // SAFETY: `v` is a Dictionary, viewed while `v` is borrowed.
-        let dictionary = unsafe { ffi.view::<VarDictionary>(v, t) };
-        let inner = InnerDictionary::from_outer(&dictionary);
-        let keys: AnyArray = inner.keys();
-        let values: AnyArray = inner.values();
-        for i in 0..keys.len() {
-            // SAFETY: both arrays have the dictionary's size and are held here.
-            let (key, value) = unsafe {
-                (
-                    ffi.array_element(keys.sys(), i),
-                    ffi.array_element(values.sys(), i),
-                )
-            };
-            self.entry(key, value, depth)?;
-        }
+    /// The entries of the Dictionary in `v`, taken first, as two arrays the engine fills
+    /// from its own list (a snapshot, of the size just written: no script ran since): with
+    /// full objects, property getters run during the walk and could change the dictionary.
+    /// Two arrays per dictionary, the price of soundness here.
+    fn snapshot_entries(&mut self, v: &Variant, depth: usize) -> Result<(), WriteError> {
+        self.ffi
+            .for_each_entry_of_copy(v, |key, value| self.entry(key, value, depth))?;
         Ok(())
     }
 
@@ -747,14 +736,20 @@ fn path_key(key: &Variant) -> PathKey {
 /// The Godot 2 Image or InputEvent a Dictionary stands for, when it has the documented
 /// form (see `godot_variant_codec::godot2`): its entries are read as values of the
 /// codec's model, which only the form's types need (other entries end the match).
-fn godot2_value(dictionary: &VarDictionary) -> Option<Godot2Value> {
-    let mut entries = Vec::with_capacity(8);
-    for (key, value) in dictionary.iter_shared() {
-        entries.push((form_value(&key)?, form_value(&value)?));
-        if entries.len() > 8 {
-            return None;
-        }
+///
+/// `v` is a Dictionary of `len` entries, walked as any other (see `Ffi::for_each_entry`).
+fn godot2_value(v: &Variant, len: usize) -> Option<Godot2Value> {
+    const MOST_ENTRIES: usize = 8;
+    if len > MOST_ENTRIES {
+        return None;
     }
+    let mut entries = Vec::with_capacity(len);
+    ffi()
+        .for_each_entry(v, len, |key, value| {
+            entries.push((form_value(key).ok_or(())?, form_value(value).ok_or(())?));
+            Ok::<(), ()>(())
+        })
+        .ok()?;
     Godot2Value::from_entries(entries.iter().map(|(k, v)| (k, v)))
 }
 

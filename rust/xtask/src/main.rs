@@ -92,27 +92,29 @@ const WRONG_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
 /// The binding's engine-layout probes; the suite runs once with each failed alone, so that
 /// each fallback runs by itself, and once with each run against a wrong layout, which the
 /// report must show it rejected.
-const PROBES: [&str; 7] = [
+const PROBES: [&str; 6] = [
     "variant",
     "array_elements",
     "read_only_arrays",
     "dictionary_entries",
-    "read_only_dictionaries",
     "buffers",
     "node_paths",
 ];
 /// What those runs test (run_tests.sh arguments; a suite that is not there selects
 /// nothing): encode and decode of every type, arrays, dictionaries, strings and packed
 /// arrays (the curated parity suite), streams and batches (the parallel paths), read-only
-/// containers, and containers that property getters change mid-walk. About half the
-/// whole suite's time: the random, fuzz, thread and layout-probe suites run in the other
-/// settings.
-const PROBE_RUN_SUITES: [&str; 4] = [
+/// containers, containers that property getters change mid-walk, and values with a
+/// history (keys changed or freed after insertion). About half the whole suite's time: the
+/// random, fuzz, thread and layout-probe suites run in the other settings.
+const PROBE_RUN_SUITES: [&str; 5] = [
     "--suite=parity_curated",
     "--suite=streams_batches",
     "--suite=read_only_containers",
     "--suite=containers_changed_by_getters",
+    "--suite=values_with_history",
 ];
+/// The line test_values_with_history.gd prints: `history cases: N agreed, N disagreed`.
+const HISTORY_MARKER: &str = "history cases:";
 
 /// One way of running the bundled Godot project: the engine build (the editor, a debug
 /// build, or the release export template through scripts/release-template.sh) and the
@@ -463,6 +465,9 @@ struct Tally {
     failed: usize,
     /// The parity suite's `LABEL: N passed, N failed` line of each setting it ran in.
     settings: Vec<String>,
+    /// Values with a history that agreed with the engine in every way, and that did not,
+    /// over every setting.
+    history: (usize, usize),
 }
 
 impl Tally {
@@ -481,6 +486,11 @@ impl Tally {
 /// `N passed` / `N failed` from lines such as cargo's `test result: ok. 5 passed; 0 failed; …`
 /// and the Godot runner's `N passed, N failed`.
 fn counts(lines: &[String], marker: &str) -> (usize, usize) {
+    marked_counts(lines, marker, " passed", " failed")
+}
+
+/// The numbers before `first` and before `second`, summed over the lines holding `marker`.
+fn marked_counts(lines: &[String], marker: &str, first: &str, second: &str) -> (usize, usize) {
     let number_before = |line: &str, word: &str| -> usize {
         line.split(word)
             .next()
@@ -494,11 +504,8 @@ fn counts(lines: &[String], marker: &str) -> (usize, usize) {
     lines
         .iter()
         .filter(|l| l.contains(marker))
-        .fold((0, 0), |(p, f), l| {
-            (
-                p + number_before(l, " passed"),
-                f + number_before(l, " failed"),
-            )
+        .fold((0, 0), |(a, b), l| {
+            (a + number_before(l, first), b + number_before(l, second))
         })
 }
 
@@ -528,6 +535,9 @@ fn run_parity_suite(
         failed = 1;
     }
     tally.add(passed, failed);
+    let (agreed, disagreed) = marked_counts(&lines, HISTORY_MARKER, " agreed", " disagreed");
+    tally.history.0 += agreed;
+    tally.history.1 += disagreed;
     let line = format!("{}: {passed} passed, {failed} failed", setting.label);
     eprintln!("== {} took {seconds:.1} s", setting.label);
     println!("{line}");
@@ -665,6 +675,8 @@ fn test() -> Result<(), String> {
         for line in &tally.settings {
             println!("{line}");
         }
+        let (agreed, disagreed) = tally.history;
+        println!("history: {agreed} passed, {disagreed} failed");
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.failed == 0 {
