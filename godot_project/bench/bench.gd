@@ -66,6 +66,8 @@ func _initialize() -> void:
 		bench_packed("PackedInt64Array", Data.make_int64s(Data.PACKED_COUNT))
 		bench_one("PackedStringArray, 100k strings", Data.make_strings(Data.STRING_COUNT), 1.5)
 		bench_one("Dictionary, 10k entries of [int, float, String, Vector3]", Data.make_big_dictionary(), 1.0)
+		bench_one("Dictionary, 10k entries that lived (erased and put back, Array keys appended to)",
+				Data.make_lived_dictionary(), 1.0)
 		bench_batches()
 		bench_small()
 	check_no_leak()

@@ -95,6 +95,30 @@ static func make_big_dictionary() -> Dictionary:
 	return d
 
 
+## 10 000 entries that lived, as a game's state does: Vector2i keys, a tenth of them
+## erased and put back (the list of entries no longer in the order of the hash table),
+## then a thousand Array keys appended to after insertion (their hash no longer leads to
+## their entry), each value [int, String].
+static func make_lived_dictionary() -> Dictionary:
+	var rng := rng_for(7)
+	var d := {}
+	for i in DICT_ENTRIES - 1000:
+		d[Vector2i(i % 100, i / 100)] = [rng.randi(), "tile %d" % i]
+	for i in range(0, DICT_ENTRIES - 1000, 10):
+		var key := Vector2i(i % 100, i / 100)
+		var value = d[key]
+		d.erase(key)
+		d[key] = value
+	var keys := []
+	for i in 1000:
+		var key := [i]
+		keys.append(key)
+		d[key] = [rng.randi(), "item %d" % i]
+	for key in keys:
+		key.append(-1)
+	return d
+
+
 ## A message as games send them.
 static func make_small_dictionary(i: int) -> Dictionary:
 	return {"id": i, "name": "player_%d" % i, "pos": Vector2(i * 0.5, -i * 0.25)}

@@ -12,11 +12,12 @@
 //! `Memory::alloc_static(size, false)` too), its header written, and the data left to the
 //! caller.
 //!
-//! `CowData` (core/templates/cowdata.h, Godot 4.5 on) is a pointer to the data, preceded by
-//! a 32-byte header: the reference count (the block's first word), the capacity and the
-//! size (in elements), each a 64-bit word, then a word of padding to align the data to 16.
-//! Godot 4.4's header is 16 bytes (no capacity): there the probe fails and buffers are
-//! made the interface's way. A String is that one pointer; a packed array (`Vector`) an
+//! `CowData` (core/templates/cowdata.h, Godot 4.6 on: godotengine/godot PR #105928, after
+//! 4.5-stable) is a pointer to the data, preceded by a 32-byte header: the reference count
+//! (the block's first word), the capacity and the size (in elements), each a 64-bit word,
+//! then a word of padding to align the data to 16. Godot 4.4's and 4.5's header is 16
+//! bytes (no capacity): there the probe fails and buffers are made the interface's way
+//! (and NodePaths, whose probe builds on this one, too). A String is that one pointer; a packed array (`Vector`) an
 //! empty write proxy, then the pointer.
 //!
 //! The probe ([`Buffers::find`]) reads no engine memory it does not own: it hands the

@@ -55,7 +55,7 @@ unsafe impl ExtensionLibrary for FastVariantCodecLibrary {
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Scene {
             engine_layout::initialize();
-            raw::ffi();
+            raw::run_probes();
             parallel::set_engine_debug_build(Os::singleton().is_debug_build());
             direct_calls::register();
         }

@@ -191,8 +191,15 @@ pub fn ffi() -> &'static Ffi {
     })
 }
 
-/// Every probe's verdict (this module's and [`cow`](crate::cow)'s), in
-/// [`Probe::ALL`]'s order.
+/// Runs every engine-layout probe (this module's, [`cow`](crate::cow)'s and
+/// [`node_path`](crate::node_path)'s) now, on the calling thread: at start-up, on the main
+/// thread, so that none runs later inside a call, on whatever thread makes it.
+pub fn run_probes() {
+    verdicts();
+}
+
+/// Every probe's verdict (this module's, [`cow`](crate::cow)'s and
+/// [`node_path`](crate::node_path)'s), in [`Probe::ALL`]'s order.
 pub fn verdicts() -> Vec<(Probe, &'static Verdict)> {
     let mut all: Vec<(Probe, &Verdict)> = ffi().verdicts.iter().map(|(p, v)| (*p, v)).collect();
     all.push((Probe::Buffers, crate::cow::verdict()));
@@ -713,9 +720,16 @@ impl Ffi {
         }
     }
 
+    /// The value inside `v` through the interface's getter for type `t`.
+    ///
+    /// # Safety
+    /// `t` must be `v`'s type: another type's getter would compute the address of a value
+    /// that `v` does not hold.
     unsafe fn internal_by_getter(&self, v: &Variant, t: VariantType) -> *const c_void {
         let getter = self.internal[t.sys() as usize].expect("every builtin type has a getter");
-        // SAFETY: the getter of `v`'s own type only computes an address inside `v`.
+        // SAFETY: `t` is `v`'s type (the caller's promise), and that type's getter only
+        // computes the address of the value inside `v` (`VariantInternal::get_*`): it
+        // writes nothing, so the pointer it takes as mutable is never written through.
         unsafe { getter(sys::SysPtr::force_mut(v.var_sys())) }
     }
 
@@ -906,16 +920,21 @@ impl Ffi {
     /// Element `i` of the Array at `array` (its `sys()`), in place.
     ///
     /// # Safety
-    /// `i` must be below the array's size, and the array outlive `'a` unchanged.
+    /// `i` must be below the array's size, and the array outlive `'a` unchanged. For a
+    /// read-only array, the element must be done with before another element of the same
+    /// array is asked for: Godot 4.4 hands each out through one scratch Variant per array.
     #[inline]
     pub unsafe fn array_element<'a>(
         &self,
         array: sys::GDExtensionConstTypePtr,
         i: usize,
     ) -> &'a Variant {
-        // SAFETY: `i` is below the size (the caller's promise), so the engine returns the
-        // element's address (or, on a read-only array in Godot 4.4, its scratch copy's),
-        // valid while the array is unchanged.
+        // SAFETY: `i` is below the size (the caller's promise), so the engine's const
+        // `operator[]` returns a valid address: the element's, which stays valid while the
+        // array is unchanged (the caller's promise); or, for a read-only array in Godot
+        // 4.4, the array's scratch Variant holding a copy of the element, which stays
+        // valid while the array lives and holds that copy until the next element of the
+        // array is asked for (the caller's promise).
         unsafe { &*(self.array_index_const)(array, i as i64).cast::<Variant>() }
     }
 
