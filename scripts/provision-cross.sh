@@ -26,7 +26,9 @@ set -euo pipefail
 
 project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache_dir="$project_dir/.cache"
-mirror=http://deb.debian.org/debian
+# shellcheck source=scripts/debian-root.sh
+. "$project_dir/scripts/debian-root.sh"
+mirror=$(debian_mirror)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 fail() { echo "provision-cross.sh: $*" >&2; exit 1; }

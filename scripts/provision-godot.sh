@@ -33,7 +33,7 @@ ensure_mmdebstrap
 mkdir -p "$cache_dir"
 rm -rf "$root.partial"
 mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' --include=godot,godot-template-release,godot3-server \
-  sid "$root.partial" http://deb.debian.org/debian >&2
+  sid "$root.partial" "$(debian_mirror)" >&2
 # A stale root (no template) is replaced only once the new one is complete.
 if [ -e "$root" ]; then
   rm -rf "$root.old"

@@ -65,7 +65,7 @@ if [ ! -x "$root/usr/bin/godot3-server" ]; then
   mkdir -p "$cache_dir"
   rm -rf "$root.partial"
   mmdebstrap --variant=apt --include=godot3-server \
-    bookworm "$root.partial" http://deb.debian.org/debian >&2
+    bookworm "$root.partial" "$(debian_mirror)" >&2
   rm -rf "$root"
   mv "$root.partial" "$root"
   rm -f "$wrapper"
