@@ -23,7 +23,8 @@ const USAGE: &str =
                the Rust server against a Godot client (TCP and UDP), the CLI's text
                against the live engine's var_to_str,
                and the Godot parity suite in each setting (editor build, safe mode, each
-               engine-layout probe failed alone, release export template); ends with
+               engine-layout probe failed alone, release export template), then part of
+               it under Valgrind's Memcheck (scripts/memcheck.sh); ends with
                `N passed, N failed`
   bench        engine vs codec benchmark tables (best of N, same process), in the editor
                build, in safe mode and in the release export template, with what a
@@ -113,6 +114,19 @@ const PROBE_RUN_SUITES: [&str; 5] = [
     "--suite=containers_changed_by_getters",
     "--suite=values_with_history",
 ];
+/// What runs under Valgrind's Memcheck (scripts/memcheck.sh, some 40 times slower): the
+/// curated parity suite, the hostile-input suite and values with a history with every fast
+/// path in use (the codec's reads of engine memory), and values with a history in safe
+/// mode.
+const MEMCHECK_SUITES: [&str; 3] = [
+    "--suite=parity_curated",
+    "--suite=differential_fuzz",
+    "--suite=values_with_history",
+];
+const MEMCHECK_SAFE_MODE_SUITES: [&str; 1] = ["--suite=values_with_history"];
+/// Fewer values with a history under Memcheck than in the other settings, which run the
+/// full count.
+const MEMCHECK_COUNTS: [(&str, &str); 1] = [("FVC_HISTORY_CASES", "1000")];
 /// The line test_values_with_history.gd prints: `history cases: N agreed, N disagreed`.
 const HISTORY_MARKER: &str = "history cases:";
 
@@ -527,8 +541,26 @@ fn run_parity_suite(
     }
     cmd.args(args);
     setting.apply(&mut cmd);
+    run_counted(&mut cmd, &setting.label, tally)
+}
+
+/// The suites `args` under Valgrind's Memcheck (scripts/memcheck.sh, in the cached Godot
+/// root's engine) in `setting`, counted as [`run_parity_suite`] counts them, under the
+/// label `memcheck, LABEL`: a run in which Memcheck reports an error fails.
+fn run_memcheck(setting: &Setting, args: &[&str], tally: &mut Tally) -> Result<(), String> {
+    let mut cmd = Command::new("bash");
+    cmd.arg(project_dir().join("scripts/memcheck.sh"))
+        .args(args);
+    setting.apply(&mut cmd).envs(MEMCHECK_COUNTS);
+    run_counted(&mut cmd, &format!("memcheck, {}", setting.label), tally)
+}
+
+/// Runs `cmd` (a script that runs the suites and ends with the runner's `N passed, N
+/// failed`), adds its counts to `tally` and prints them as `LABEL: N passed, N failed`,
+/// with its wall time.
+fn run_counted(cmd: &mut Command, label: &str, tally: &mut Tally) -> Result<(), String> {
     let started = Instant::now();
-    let (ok, lines) = run_echoing(&mut cmd)?;
+    let (ok, lines) = run_echoing(cmd)?;
     let seconds = started.elapsed().as_secs_f64();
     let (passed, mut failed) = counts(&lines, " passed, ");
     if !ok && failed == 0 {
@@ -538,8 +570,8 @@ fn run_parity_suite(
     let (agreed, disagreed) = marked_counts(&lines, HISTORY_MARKER, " agreed", " disagreed");
     tally.history.0 += agreed;
     tally.history.1 += disagreed;
-    let line = format!("{}: {passed} passed, {failed} failed", setting.label);
-    eprintln!("== {} took {seconds:.1} s", setting.label);
+    let line = format!("{label}: {passed} passed, {failed} failed");
+    eprintln!("== {label} took {seconds:.1} s");
     println!("{line}");
     tally.settings.push(line);
     Ok(())
@@ -663,6 +695,12 @@ fn test() -> Result<(), String> {
                 run_parity_suite(&godot, &setting, &["--suite=engine_layout"], &mut tally)?;
             }
             run_parity_suite(&godot, &Setting::release_template(), &[], &mut tally)?;
+            run_memcheck(&Setting::default_paths(), &MEMCHECK_SUITES, &mut tally)?;
+            run_memcheck(
+                &Setting::safe_mode(),
+                &MEMCHECK_SAFE_MODE_SUITES,
+                &mut tally,
+            )?;
         }
         Err(e) => {
             eprintln!("{e}");
