@@ -11,7 +11,15 @@
 //!   same number of bytes into a fresh buffer.
 //! - `packed_string_array_100k`: a PackedStringArray of 100 000 strings.
 //! - `dict_10k_small_arrays`: one Dictionary of 10 000 String keys, each holding a small Array.
+//! - `dict_keys`: Dictionaries of 50 000 and 200 000 distinct keys of one type (int, float,
+//!   String, StringName, Vector2i, Vector3, Color, NodePath, PackedByteArray, Array), decoded
+//!   into the `Value` model and through serde into a map: the cost of a key type, and whether
+//!   it grows linearly with the count.
 
+#[path = "../examples/dict_keys/keys.rs"]
+mod dict_keys;
+
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -23,18 +31,27 @@ use godot_binary_serialization::encoder::Encoder as PeerEncoder;
 use godot_binary_serialization::types::primitive::{GodotInteger, GodotString};
 use godot_binary_serialization::types::structures::{GodotDictionary, GodotVector2};
 use godot_binary_serialization::types::variant::{AsVariant, GodotVariant};
-use godot_variant_codec::serde::Vector2;
+use godot_variant_codec::serde::{Color, Vector2, Vector2i, Vector3};
 use godot_variant_codec::{
     decode, encode, encode_into, encoded_size, Array, ContainerType, DecodeOptions, Dictionary,
     EncodeOptions, PackedReals, Reals, Value,
 };
-use serde::{Deserialize, Serialize};
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value as Json};
 
 const SMALL_DICTS: usize = 100_000;
 const PACKED_LEN: usize = 1_000_000;
 const STRINGS: usize = 100_000;
 const DICT_ENTRIES: usize = 10_000;
+/// The key counts of the `dict_keys` rows, 4× apart so that a row's growth shows whether it
+/// is linear, each with its rows' ids (decode, serde).
+const KEY_COUNTS: [(usize, &str, &str); 2] = [
+    (50_000, "decode_50k", "serde_50k"),
+    (200_000, "decode_200k", "serde_200k"),
+];
+/// The count whose rows are compared with the int keys' rows.
+const KEYS_COMPARED: usize = 200_000;
 
 /// CPU time (user + system) of the benchmarking thread, in nanoseconds: on a machine whose
 /// few cores other work shares, time spent preempted is not counted, as wall time would.
@@ -630,6 +647,105 @@ fn dict_of_arrays(c: &mut Bench, entries: &mut Vec<Entry>) {
     one_value(c, entries, "dict_10k_small_arrays", &dict, DICT_ENTRIES);
 }
 
+/// A map's entries in the order read, for key types without `Hash` (floats, float vectors):
+/// the deserializer and serde's protocol alone, no map.
+struct Pairs<K, V>(Vec<(K, V)>);
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Pairs<K, V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<K, V>(std::marker::PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for Entries<K, V> {
+            type Value = Pairs<K, V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(entry) = map.next_entry()? {
+                    pairs.push(entry);
+                }
+                Ok(Pairs(pairs))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+/// The entries of a Dictionary of keys of type `kind`, decoded through serde into the map a
+/// Rust server would declare for them (a `HashMap` where the key type has `Hash`).
+fn serde_entries(kind: &str, bytes: &[u8]) -> usize {
+    use godot_variant_codec::serde::from_slice;
+    let o = DecodeOptions::default();
+    match kind {
+        "int" => from_slice::<HashMap<i64, i64>>(bytes, &o).unwrap().0.len(),
+        "float" => from_slice::<Pairs<f64, i64>>(bytes, &o).unwrap().0 .0.len(),
+        "String" | "StringName" | "NodePath" => from_slice::<HashMap<String, i64>>(bytes, &o)
+            .unwrap()
+            .0
+            .len(),
+        "Vector2i" => from_slice::<HashMap<Vector2i, i64>>(bytes, &o)
+            .unwrap()
+            .0
+            .len(),
+        "Vector3" => from_slice::<Pairs<Vector3, i64>>(bytes, &o)
+            .unwrap()
+            .0
+             .0
+            .len(),
+        "Color" => from_slice::<Pairs<Color, i64>>(bytes, &o)
+            .unwrap()
+            .0
+             .0
+            .len(),
+        "PackedByteArray" => from_slice::<HashMap<Vec<u8>, i64>>(bytes, &o)
+            .unwrap()
+            .0
+            .len(),
+        "Array" => from_slice::<HashMap<(i64, i64), i64>>(bytes, &o)
+            .unwrap()
+            .0
+            .len(),
+        other => panic!("no serde target for {other} keys"),
+    }
+}
+
+/// Dictionaries of distinct keys of each type, decoded through `decode` and through serde,
+/// at each of [`KEY_COUNTS`]; the rows of [`KEYS_COMPARED`] keys are compared with the int
+/// keys' own.
+fn dict_keys(c: &mut Bench, entries: &mut Vec<Entry>) {
+    const G: &str = "dict_keys";
+    let dopts = DecodeOptions::default();
+    let mut g = c.benchmark_group(G);
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    for kind in dict_keys::KINDS {
+        for (n, decode_id, serde_id) in KEY_COUNTS {
+            let value = dict_keys::dictionary(kind, n);
+            let bytes = encode(&value, &EncodeOptions::default()).unwrap();
+            assert_eq!(decode(&bytes, &dopts).unwrap().0, value);
+            assert_eq!(serde_entries(kind, &bytes), n, "{kind} keys through serde");
+            drop(value);
+            g.throughput(Throughput::Bytes(bytes.len() as u64));
+            g.bench_function(BenchmarkId::new(kind, decode_id), |b| {
+                b.iter(|| decode(black_box(&bytes), &dopts).unwrap())
+            });
+            g.bench_function(BenchmarkId::new(kind, serde_id), |b| {
+                b.iter(|| serde_entries(kind, black_box(&bytes)))
+            });
+            for id in [decode_id, serde_id] {
+                entries.push(Entry {
+                    group: G,
+                    function: kind.into(),
+                    value: id,
+                    bytes: bytes.len() as u64,
+                    elements: n as u64,
+                    baseline: (n == KEYS_COMPARED && kind != "int").then(|| format!("int/{id}")),
+                });
+            }
+        }
+    }
+    g.finish();
+}
+
 /// Where criterion writes its results: `$CRITERION_HOME`, else `<cargo target dir>/criterion`,
 /// found as criterion finds it.
 fn criterion_dir() -> PathBuf {
@@ -774,6 +890,7 @@ fn main() {
     packed(&mut c, &mut entries);
     string_array(&mut c, &mut entries);
     dict_of_arrays(&mut c, &mut entries);
+    dict_keys(&mut c, &mut entries);
     c.final_summary();
     // Nothing is summed up after `--test`, `--list` or `--profile-time` runs: they write no
     // estimates.

@@ -4,35 +4,70 @@
 //! Keys are the same when `Variant::hash_compare` says so: same type (String and StringName
 //! count as one), floats equal or both NaN, containers element by element. Objects are
 //! never the same key unless both are null: each decoded object is a new instance.
+//!
+//! Keys come from the input, so finding a repeated one must cost the same on any input:
+//! every key is hashed over all that the identity compares (with -0.0 and 0.0 alike, and
+//! all NaNs alike), by a hasher seeded at random (std's SipHash-1-3 under a [`RandomState`]),
+//! so that no input can choose keys of one hash; keys of one hash are chained, and a new key
+//! is compared only with the keys of its own hash.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::hash_map::{Entry, HashMap};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
+use crate::nested;
+use crate::types::VariantType;
 use crate::value::{Object, PackedReals, Reals, Value};
 
-/// Entries collected in insertion order with the engine's key identity.
-pub struct DictionaryBuilder {
+/// Entries collected in insertion order with the engine's key identity. `S` hashes the
+/// keys: a [`RandomState`] but in the tests, which hash with weaker ones.
+pub struct DictionaryBuilder<S = RandomState> {
     entries: Vec<(Value, Value)>,
-    /// Key hash → index of the first entry with that hash; built once the dictionary
-    /// outgrows a linear scan.
-    index: Option<HashMap<u64, usize, BuildHasherDefault<FoldHasher>>>,
-    hashes: Vec<u64>,
+    /// Built once the dictionary outgrows a linear scan.
+    index: Option<Index<S>>,
+    /// Keys compared with [`same_key`] so far.
+    #[cfg(test)]
+    comparisons: usize,
 }
+
+/// The entries' keys by hash: each hash leads to the last entry of that hash, and each
+/// entry to the one before it with the same hash. Keys that no other key can equal (they
+/// hold an object) are in no chain.
+struct Index<S> {
+    /// Key hash → the last entry with that hash. The hashes are seeded SipHash already:
+    /// the map takes them as they are.
+    heads: HashMap<u64, usize, BuildHasherDefault<AsIs>>,
+    /// Per entry: the previous entry with the same hash, or [`NO_ENTRY`].
+    earlier: Vec<usize>,
+    hasher: S,
+}
+
+const NO_ENTRY: usize = usize::MAX;
 
 /// Up to this many entries, a linear scan beats hashing.
 const LINEAR_SCAN_LIMIT: usize = 16;
 
 impl DictionaryBuilder {
     pub fn with_capacity(capacity: usize) -> Self {
+        Self::with_capacity_in(capacity)
+    }
+}
+
+impl<S: BuildHasher + Default> DictionaryBuilder<S> {
+    fn with_capacity_in(capacity: usize) -> Self {
         DictionaryBuilder {
             entries: Vec::with_capacity(capacity),
             index: None,
-            hashes: Vec::new(),
+            #[cfg(test)]
+            comparisons: 0,
         }
     }
 
     pub fn insert(&mut self, key: Value, value: Value) {
         if self.entries.len() < LINEAR_SCAN_LIMIT {
+            #[cfg(test)]
+            {
+                self.comparisons += self.entries.len();
+            }
             if let Some(entry) = self.entries.iter_mut().find(|(k, _)| same_key(k, &key)) {
                 entry.1 = value;
             } else {
@@ -40,37 +75,86 @@ impl DictionaryBuilder {
             }
             return;
         }
-        if self.index.is_none() {
-            // Sized for the count the input announced (already capped by its length), so
-            // that the index is not rebuilt as it grows.
-            let capacity = self.entries.capacity();
-            self.hashes = Vec::with_capacity(capacity);
-            self.hashes
-                .extend(self.entries.iter().map(|(k, _)| hash_of(k)));
-            let mut index = HashMap::with_capacity_and_hasher(capacity, Default::default());
-            for (i, &h) in self.hashes.iter().enumerate() {
-                index.entry(h).or_insert(i);
+        let index = self.index.get_or_insert_with(|| Index::of(&self.entries));
+        let Some(h) = index.hash(&key) else {
+            // A key that no key equals: a new entry, in no chain.
+            index.earlier.push(NO_ENTRY);
+            self.entries.push((key, value));
+            return;
+        };
+        let new = self.entries.len();
+        match index.heads.entry(h) {
+            Entry::Vacant(head) => {
+                head.insert(new);
+                index.earlier.push(NO_ENTRY);
             }
-            self.index = Some(index);
-        }
-        let h = hash_of(&key);
-        let index = self.index.as_mut().expect("built above");
-        if let Some(&first) = index.get(&h) {
-            let existing = (first..self.entries.len())
-                .find(|&i| self.hashes[i] == h && same_key(&self.entries[i].0, &key));
-            if let Some(i) = existing {
-                self.entries[i].1 = value;
-                return;
+            Entry::Occupied(mut head) => {
+                let mut i = *head.get();
+                while i != NO_ENTRY {
+                    #[cfg(test)]
+                    {
+                        self.comparisons += 1;
+                    }
+                    if same_key(&self.entries[i].0, &key) {
+                        self.entries[i].1 = value;
+                        return;
+                    }
+                    i = index.earlier[i];
+                }
+                index.earlier.push(head.insert(new));
             }
-        } else {
-            index.insert(h, self.entries.len());
         }
-        self.hashes.push(h);
         self.entries.push((key, value));
     }
 
     pub fn finish(self) -> Vec<(Value, Value)> {
         self.entries
+    }
+}
+
+impl<S: BuildHasher + Default> Index<S> {
+    /// The index of `entries`, distinct keys, sized for as many entries as they have room
+    /// for: the count the input announced (already capped by its length), so that the
+    /// index is not rebuilt as it grows.
+    fn of(entries: &Vec<(Value, Value)>) -> Self {
+        let capacity = entries.capacity();
+        let mut index = Index {
+            heads: HashMap::with_capacity_and_hasher(capacity, Default::default()),
+            earlier: Vec::with_capacity(capacity),
+            hasher: S::default(),
+        };
+        for (i, (key, _)) in entries.iter().enumerate() {
+            let earlier = match index.hash(key) {
+                Some(h) => index.heads.insert(h, i).unwrap_or(NO_ENTRY),
+                None => NO_ENTRY,
+            };
+            index.earlier.push(earlier);
+        }
+        index
+    }
+
+    /// The hash of `key`, or `None` when no key equals it.
+    fn hash(&self, key: &Value) -> Option<u64> {
+        let mut h = self.hasher.build_hasher();
+        hash_key(key, &mut h).then(|| h.finish())
+    }
+}
+
+/// Takes a hash that is already one as it is.
+#[derive(Default)]
+struct AsIs(u64);
+
+impl Hasher for AsIs {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
     }
 }
 
@@ -136,14 +220,15 @@ fn same_key_any(a: &Value, b: &Value) -> bool {
         (V::Color(x), V::Color(y)) => same_f32s(x, y),
         (V::Object(Object::Null), V::Object(Object::Null)) => true,
         (V::Object(_), V::Object(_)) => false,
-        (V::Array(x), V::Array(y)) => same_all(&x.items, &y.items),
-        (V::Dictionary(x), V::Dictionary(y)) => {
+        // Containers nest as deep as the decoder allowed: each level on a stack with room.
+        (V::Array(x), V::Array(y)) => nested(|| same_all(&x.items, &y.items)),
+        (V::Dictionary(x), V::Dictionary(y)) => nested(|| {
             x.entries.len() == y.entries.len()
                 && x.entries
                     .iter()
                     .zip(&y.entries)
                     .all(|((k1, v1), (k2, v2))| same_key(k1, k2) && same_key(v1, v2))
-        }
+        }),
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => same_f32s(x, y),
         (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(&p, &q)| same_f64(p, q))
@@ -159,97 +244,138 @@ fn same_key_any(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// A hash consistent with [`same_key`]: floats by value with all NaNs and both zeros as one,
-/// String and StringName alike, containers by their elements.
-fn hash_of(v: &Value) -> u64 {
-    let mut h = FoldHasher::default();
-    hash_key(v, &mut h);
-    h.finish()
-}
-
-fn hash_float(x: f64, h: &mut FoldHasher) {
-    let canonical = if x.is_nan() {
-        f64::NAN
-    } else if x == 0.0 {
-        0.0
-    } else {
-        x
-    };
-    h.write_u64(canonical.to_bits());
-}
-
-fn hash_key(v: &Value, h: &mut FoldHasher) {
+/// Feeds `h` all that [`same_key`] compares of `v`, so that keys it calls the same hash
+/// alike and any two others differ in what `h` is fed: the type (String and StringName as
+/// one), then the content, every variable-length part after its length. Floats are fed
+/// with all NaNs as one and -0.0 as 0.0, math types in the engine's precision, containers
+/// element by element (their element types are not compared).
+///
+/// False when no key equals `v`: it holds an object other than null (`h` then holds part
+/// of `v`).
+fn hash_key<H: Hasher>(v: &Value, h: &mut H) -> bool {
     use Value as V;
+    let t = match v {
+        V::StringName(_) => VariantType::String,
+        _ => v.variant_type(),
+    };
+    h.write_u8(t as u8);
     match v {
-        V::String(s) | V::StringName(s) => {
-            h.write_u8(4);
-            h.write(s.as_bytes());
-        }
-        V::Float(x) => hash_float(*x, h),
-        V::Int(i) => h.write_u64(*i as u64),
+        V::Nil | V::Callable | V::Object(Object::Null) => {}
+        V::Object(_) => return false,
         V::Bool(b) => h.write_u8(u8::from(*b)),
-        V::Array(a) => a.items.iter().for_each(|x| hash_key(x, h)),
-        V::Dictionary(d) => d.entries.iter().for_each(|(k, x)| {
-            hash_key(k, h);
-            hash_key(x, h);
-        }),
-        // Other types: by type and length only; `same_key` settles the rest.
-        other => {
-            h.write_u8(other.variant_type() as u8);
-            h.write_usize(packed_len(other));
+        V::Int(i) => h.write_i64(*i),
+        V::Float(x) => h.write_u64(canonical_f64(*x)),
+        V::String(s) | V::StringName(s) => hash_str(s, h),
+        V::Vector2(r) => hash_f32s(&r.to_f32(), h),
+        V::Rect2(r) | V::Vector4(r) | V::Plane(r) | V::Quaternion(r) => hash_f32s(&r.to_f32(), h),
+        V::Vector3(r) => hash_f32s(&r.to_f32(), h),
+        V::Transform2D(r) | V::Aabb(r) => hash_f32s(&r.to_f32(), h),
+        V::Basis(r) => hash_f32s(&r.to_f32(), h),
+        V::Transform3D(r) => hash_f32s(&r.to_f32(), h),
+        V::Projection(r) => hash_f32s(&r.to_f32(), h),
+        V::Color(c) => hash_f32s(c, h),
+        V::Vector2i(x) => hash_i32s(x, h),
+        V::Rect2i(x) | V::Vector4i(x) => hash_i32s(x, h),
+        V::Vector3i(x) => hash_i32s(x, h),
+        V::NodePath(p) => {
+            h.write_u8(u8::from(p.absolute));
+            hash_strs(&p.names, h);
+            hash_strs(&p.subnames, h);
         }
+        V::Rid(id) => h.write_u64(*id),
+        V::Signal(s) => {
+            hash_str(&s.name, h);
+            h.write_u64(s.object_id);
+        }
+        // Containers nest as deep as the decoder allowed: each level on a stack with room.
+        V::Array(a) => {
+            h.write_usize(a.items.len());
+            return nested(|| a.items.iter().all(|x| hash_key(x, h)));
+        }
+        V::Dictionary(d) => {
+            h.write_usize(d.entries.len());
+            return nested(|| {
+                d.entries
+                    .iter()
+                    .all(|(k, x)| hash_key(k, h) && hash_key(x, h))
+            });
+        }
+        V::PackedByteArray(x) => {
+            h.write_usize(x.len());
+            h.write(x);
+        }
+        V::PackedInt32Array(x) => {
+            h.write_usize(x.len());
+            hash_i32s(x, h);
+        }
+        V::PackedInt64Array(x) => {
+            h.write_usize(x.len());
+            x.iter().for_each(|&i| h.write_i64(i));
+        }
+        V::PackedFloat32Array(x) => {
+            h.write_usize(x.len());
+            hash_f32s(x, h);
+        }
+        V::PackedFloat64Array(x) => {
+            h.write_usize(x.len());
+            x.iter().for_each(|&f| h.write_u64(canonical_f64(f)));
+        }
+        V::PackedStringArray(x) => hash_strs(x, h),
+        V::PackedColorArray(x) => {
+            h.write_usize(x.len());
+            x.iter().for_each(|c| hash_f32s(c, h));
+        }
+        V::PackedVector2Array(p) => hash_packed_reals(p, h),
+        V::PackedVector3Array(p) => hash_packed_reals(p, h),
+        V::PackedVector4Array(p) => hash_packed_reals(p, h),
+    }
+    true
+}
+
+/// The bits of `x` with all NaNs as one and -0.0 as 0.0, as [`same_f64`] compares.
+fn canonical_f64(x: f64) -> u64 {
+    if x.is_nan() {
+        f64::NAN.to_bits()
+    } else {
+        (x + 0.0).to_bits()
     }
 }
 
-fn packed_len(v: &Value) -> usize {
-    match v {
-        Value::PackedByteArray(x) => x.len(),
-        Value::PackedInt32Array(x) => x.len(),
-        Value::PackedInt64Array(x) => x.len(),
-        Value::PackedFloat32Array(x) => x.len(),
-        Value::PackedFloat64Array(x) => x.len(),
-        Value::PackedStringArray(x) => x.len(),
-        Value::PackedColorArray(x) => x.len(),
-        Value::PackedVector2Array(x) => x.len(),
-        Value::PackedVector3Array(x) => x.len(),
-        Value::PackedVector4Array(x) => x.len(),
-        _ => 0,
+fn canonical_f32(x: f32) -> u32 {
+    if x.is_nan() {
+        f32::NAN.to_bits()
+    } else {
+        (x + 0.0).to_bits()
     }
 }
 
-/// A small multiply-fold hasher: keys come from the input, but collisions only cost a
-/// comparison against the entries with the same hash.
-#[derive(Default)]
-pub struct FoldHasher(u64);
+fn hash_f32s<H: Hasher>(xs: &[f32], h: &mut H) {
+    xs.iter().for_each(|&x| h.write_u32(canonical_f32(x)));
+}
 
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-        self.write_usize(bytes.len());
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(23);
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
+fn hash_i32s<H: Hasher>(xs: &[i32], h: &mut H) {
+    xs.iter().for_each(|&x| h.write_i32(x));
+}
+
+fn hash_str<H: Hasher>(s: &str, h: &mut H) {
+    h.write_usize(s.len());
+    h.write(s.as_bytes());
+}
+
+fn hash_strs<H: Hasher>(strings: &[String], h: &mut H) {
+    h.write_usize(strings.len());
+    strings.iter().for_each(|s| hash_str(s, h));
+}
+
+fn hash_packed_reals<const N: usize, H: Hasher>(p: &PackedReals<N>, h: &mut H) {
+    h.write_usize(p.len());
+    flat_f32(p).for_each(|x| h.write_u32(canonical_f32(x)));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::{Array, ContainerType, Dictionary, NodePath};
 
     #[test]
     fn repeated_keys_replace_in_place() {
@@ -271,6 +397,234 @@ mod tests {
             assert_eq!(e[n], (Value::StringName("a".into()), Value::Int(2)));
             assert_eq!(e[n + 1].1, Value::Int(4));
             assert_eq!(e[n + 2].1, Value::Int(6));
+        }
+    }
+
+    fn array(items: Vec<Value>, element_type: ContainerType) -> Value {
+        Value::Array(Box::new(Array {
+            element_type,
+            items,
+        }))
+    }
+
+    fn dictionary(entries: Vec<(Value, Value)>) -> Value {
+        Value::Dictionary(Box::new(Dictionary {
+            entries,
+            key_type: ContainerType::Untyped,
+            value_type: ContainerType::Untyped,
+        }))
+    }
+
+    fn node_path(i: usize) -> Value {
+        Value::NodePath(Box::new(NodePath {
+            names: vec!["root".into(), format!("n{i}")],
+            subnames: vec![format!("{}", i % 7)],
+            absolute: i % 2 == 0,
+        }))
+    }
+
+    /// Pairs of keys that differ in their values but are one key to the engine.
+    fn same_key_pairs() -> Vec<(Value, Value)> {
+        let quiet_nan = f64::NAN;
+        let other_nan = f64::from_bits(quiet_nan.to_bits() | 0x1234);
+        vec![
+            (Value::String("k".into()), Value::StringName("k".into())),
+            (Value::Float(-0.0), Value::Float(0.0)),
+            (Value::Float(quiet_nan), Value::Float(-other_nan)),
+            (
+                Value::Vector2(Reals::Single([1.5, -0.0])),
+                Value::Vector2(Reals::Double([1.5, 0.0])),
+            ),
+            (
+                Value::Vector3(Reals::Single([0.1, f32::NAN, 3.0])),
+                Value::Vector3(Reals::Double([0.1, -f64::NAN, 3.0])),
+            ),
+            (
+                Value::Color([-0.0, 0.5, 1.0, 1.0]),
+                Value::Color([0.0, 0.5, 1.0, 1.0]),
+            ),
+            (
+                Value::PackedVector3Array(PackedReals::Single(vec![[1.0, -0.0, 2.5]])),
+                Value::PackedVector3Array(PackedReals::Double(vec![[1.0, 0.0, 2.5]])),
+            ),
+            (
+                Value::PackedFloat64Array(vec![quiet_nan, -0.0]),
+                Value::PackedFloat64Array(vec![other_nan, 0.0]),
+            ),
+            (
+                array(vec![Value::Float(-0.0)], ContainerType::Untyped),
+                array(
+                    vec![Value::Float(0.0)],
+                    ContainerType::Builtin(VariantType::Float),
+                ),
+            ),
+            (
+                dictionary(vec![(Value::StringName("x".into()), Value::Float(-0.0))]),
+                dictionary(vec![(Value::String("x".into()), Value::Float(0.0))]),
+            ),
+            (Value::Object(Object::Null), Value::Object(Object::Null)),
+        ]
+    }
+
+    #[test]
+    fn keys_the_engine_calls_one_hash_alike_and_replace_in_place() {
+        let hasher = RandomState::new();
+        let hash = |key: &Value| {
+            let mut h = hasher.build_hasher();
+            assert!(hash_key(key, &mut h), "{key:?} can equal a key");
+            h.finish()
+        };
+        let pairs = same_key_pairs();
+        for (a, b) in &pairs {
+            assert!(same_key(a, b), "{a:?} and {b:?} are one key");
+            assert_eq!(hash(a), hash(b), "{a:?} and {b:?} hash alike");
+        }
+        // Past the linear scan: the index finds the first of each pair.
+        let mut d = DictionaryBuilder::with_capacity(0);
+        for i in 0..LINEAR_SCAN_LIMIT {
+            d.insert(Value::Int(i as i64), Value::Nil);
+        }
+        for (i, (a, _)) in pairs.iter().enumerate() {
+            d.insert(a.clone(), Value::Int(i as i64));
+        }
+        for (i, (_, b)) in pairs.iter().enumerate() {
+            d.insert(b.clone(), Value::Int(-(i as i64)));
+        }
+        let entries = d.finish();
+        assert_eq!(entries.len(), LINEAR_SCAN_LIMIT + pairs.len());
+        for (i, (a, _)) in pairs.iter().enumerate() {
+            let (key, value) = &entries[LINEAR_SCAN_LIMIT + i];
+            assert!(same_key(key, a) && format!("{key:?}") == format!("{a:?}"));
+            assert_eq!(value, &Value::Int(-(i as i64)));
+        }
+    }
+
+    #[test]
+    fn objects_are_no_key_but_their_own() {
+        let hasher = RandomState::new();
+        for key in [
+            Value::Object(Object::Id(7)),
+            array(vec![Value::Object(Object::Id(7))], ContainerType::Untyped),
+            dictionary(vec![(Value::Int(1), Value::Object(Object::Id(7)))]),
+        ] {
+            assert!(!same_key(&key, &key.clone()));
+            assert!(!hash_key(&key, &mut hasher.build_hasher()));
+        }
+    }
+
+    /// One key of each kind the old hash took by type and length only, numbered `i`.
+    fn keys_of_kind(kind: usize, n: usize) -> Vec<Value> {
+        (0..n)
+            .map(|i| {
+                let (x, y) = ((i % 200) as i32, (i / 200) as i32);
+                let f = i as f32 * 0.25 - 1000.0;
+                match kind {
+                    0 => Value::Int(i as i64),
+                    1 => Value::Float(f64::from(f)),
+                    2 => Value::String(format!("key_{i}")),
+                    3 => Value::StringName(format!("key_{i}")),
+                    4 => Value::Vector2i([x, y]),
+                    5 => Value::Vector3(Reals::Single([f, -f, 0.5])),
+                    6 => Value::Color([f, 0.5, 0.25, 1.0]),
+                    7 => node_path(i),
+                    8 => Value::PackedByteArray((i as u32).to_le_bytes().to_vec()),
+                    9 => array(
+                        vec![Value::Int(x.into()), Value::Int(y.into())],
+                        ContainerType::Untyped,
+                    ),
+                    10 => {
+                        Value::PackedVector2Array(PackedReals::Single(vec![[x as f32, y as f32]]))
+                    }
+                    _ => Value::Object(Object::Id(i as u64)),
+                }
+            })
+            .collect()
+    }
+
+    const KINDS: usize = 12;
+
+    /// The entries a linear scan of every earlier key keeps: what the index must keep.
+    fn scanned(pairs: &[(Value, Value)]) -> Vec<(Value, Value)> {
+        let mut entries: Vec<(Value, Value)> = Vec::new();
+        for (k, v) in pairs {
+            match entries.iter_mut().find(|(e, _)| same_key(e, k)) {
+                Some(entry) => entry.1 = v.clone(),
+                None => entries.push((k.clone(), v.clone())),
+            }
+        }
+        entries
+    }
+
+    /// All keys of one hash: each new key is compared with every earlier one of its hash,
+    /// and the entries are still those of a linear scan.
+    #[test]
+    fn keys_of_one_hash_keep_apart() {
+        #[derive(Default)]
+        struct OneHash;
+        impl Hasher for OneHash {
+            fn finish(&self) -> u64 {
+                7
+            }
+            fn write(&mut self, _: &[u8]) {}
+        }
+        let mut pairs = Vec::new();
+        for kind in 0..KINDS {
+            for key in keys_of_kind(kind, 40) {
+                pairs.push((key, Value::Int(pairs.len() as i64)));
+            }
+        }
+        // Every key again with a new value, interleaved with new keys.
+        for (i, key) in pairs.clone().into_iter().map(|(k, _)| k).enumerate() {
+            pairs.push((key, Value::Int(-(i as i64))));
+            pairs.push((Value::String(format!("new_{i}")), Value::Int(i as i64)));
+        }
+        let mut d = DictionaryBuilder::<BuildHasherDefault<OneHash>>::with_capacity_in(0);
+        for (k, v) in &pairs {
+            d.insert(k.clone(), v.clone());
+        }
+        let comparisons = d.comparisons;
+        let entries = d.finish();
+        let expected = scanned(&pairs);
+        assert_eq!(entries.len(), expected.len());
+        assert_eq!(format!("{entries:?}"), format!("{expected:?}"));
+        // Objects are in no chain: only the other keys were compared, each new one with
+        // every earlier one.
+        let chained = entries.len() - 2 * 40;
+        assert!(comparisons >= chained * (chained - 1) / 2, "{comparisons}");
+    }
+
+    /// Keys that the old hash took by type and length alone (Vector2i, Vector3, NodePath,
+    /// packed arrays, …): distinct ones are compared with almost none, a repeated one with
+    /// about one; a hash by type and length alone would compare N²/2 times.
+    #[test]
+    fn distinct_keys_of_every_kind_are_not_compared() {
+        const N: usize = 20_000;
+        for kind in 0..KINDS {
+            let keys = keys_of_kind(kind, N);
+            let mut d = DictionaryBuilder::with_capacity(N);
+            for (i, key) in keys.iter().enumerate() {
+                d.insert(key.clone(), Value::Int(i as i64));
+            }
+            let first = d.comparisons;
+            for (i, key) in keys.iter().enumerate() {
+                d.insert(key.clone(), Value::Int(-(i as i64)));
+            }
+            let comparisons = d.comparisons;
+            let entries = d.finish();
+            // Objects are never the same key: every insertion is an entry.
+            let repeats = if kind == KINDS - 1 { 0 } else { N };
+            assert_eq!(entries.len(), 2 * N - repeats, "kind {kind}");
+            assert!(first <= N / 100, "kind {kind}: {first} comparisons");
+            assert!(
+                comparisons <= 2 * N,
+                "kind {kind}: {comparisons} comparisons"
+            );
+            if repeats > 0 {
+                for (i, (key, value)) in entries.iter().enumerate() {
+                    assert!(same_key(key, &keys[i]));
+                    assert_eq!(value, &Value::Int(-(i as i64)));
+                }
+            }
         }
     }
 }
