@@ -24,7 +24,8 @@ const USAGE: &str =
                against the live engine's var_to_str,
                and the Godot parity suite in each setting (editor build, safe mode, each
                engine-layout probe failed alone, release export template), then part of
-               it under Valgrind's Memcheck (scripts/memcheck.sh); ends with
+               it with the library built with AddressSanitizer (scripts/asan.sh) and
+               under Valgrind's Memcheck (scripts/memcheck.sh); ends with
                `N passed, N failed`
   bench        engine vs codec benchmark tables (best of N, same process), in the editor
                build, in safe mode and in the release export template, with what a
@@ -114,19 +115,19 @@ const PROBE_RUN_SUITES: [&str; 5] = [
     "--suite=containers_changed_by_getters",
     "--suite=values_with_history",
 ];
-/// What runs under Valgrind's Memcheck (scripts/memcheck.sh, some 40 times slower): the
-/// curated parity suite, the hostile-input suite and values with a history with every fast
-/// path in use (the codec's reads of engine memory), and values with a history in safe
-/// mode.
-const MEMCHECK_SUITES: [&str; 3] = [
+/// What runs under the memory checkers: the curated parity suite, the hostile-input suite
+/// and values with a history. AddressSanitizer (the codec's library instrumented) in the
+/// default setting and in safe mode; Valgrind's Memcheck (the whole process, some 40 times
+/// slower) in the default setting, where the codec reads and makes engine values in the
+/// engine's memory layout.
+const CHECKED_SUITES: [&str; 3] = [
     "--suite=parity_curated",
     "--suite=differential_fuzz",
     "--suite=values_with_history",
 ];
-const MEMCHECK_SAFE_MODE_SUITES: [&str; 1] = ["--suite=values_with_history"];
-/// Fewer values with a history under Memcheck than in the other settings, which run the
-/// full count.
-const MEMCHECK_COUNTS: [(&str, &str); 1] = [("FVC_HISTORY_CASES", "1000")];
+/// Fewer values with a history under the checkers than in the other settings, which run
+/// the full count.
+const CHECKED_COUNTS: [(&str, &str); 1] = [("FVC_HISTORY_CASES", "1000")];
 /// The line test_values_with_history.gd prints: `history cases: N agreed, N disagreed`.
 const HISTORY_MARKER: &str = "history cases:";
 
@@ -544,15 +545,40 @@ fn run_parity_suite(
     run_counted(&mut cmd, &setting.label, tally)
 }
 
-/// The suites `args` under Valgrind's Memcheck (scripts/memcheck.sh, in the cached Godot
-/// root's engine) in `setting`, counted as [`run_parity_suite`] counts them, under the
-/// label `memcheck, LABEL`: a run in which Memcheck reports an error fails.
-fn run_memcheck(setting: &Setting, args: &[&str], tally: &mut Tally) -> Result<(), String> {
+/// A memory checker that runs suites of the bundled project: its script, which ends with
+/// the runner's `N passed, N failed` and fails on any report of the checker.
+#[derive(Clone, Copy)]
+enum Checker {
+    /// AddressSanitizer in the codec's library (scripts/asan.sh).
+    Asan,
+    /// Valgrind's Memcheck over the whole process (scripts/memcheck.sh).
+    Memcheck,
+}
+
+impl Checker {
+    fn name(self) -> &'static str {
+        match self {
+            Checker::Asan => "asan",
+            Checker::Memcheck => "memcheck",
+        }
+    }
+}
+
+/// The suites `args` under `checker` in `setting`, with fewer values with a history
+/// ([`CHECKED_COUNTS`]), counted as [`run_parity_suite`] counts them under the label
+/// `CHECKER, LABEL`.
+fn run_checked(
+    checker: Checker,
+    setting: &Setting,
+    args: &[&str],
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let script = format!("scripts/{}.sh", checker.name());
     let mut cmd = Command::new("bash");
-    cmd.arg(project_dir().join("scripts/memcheck.sh"))
-        .args(args);
-    setting.apply(&mut cmd).envs(MEMCHECK_COUNTS);
-    run_counted(&mut cmd, &format!("memcheck, {}", setting.label), tally)
+    cmd.arg(project_dir().join(script)).args(args);
+    setting.apply(&mut cmd).envs(CHECKED_COUNTS);
+    let label = format!("{}, {}", checker.name(), setting.label);
+    run_counted(&mut cmd, &label, tally)
 }
 
 /// Runs `cmd` (a script that runs the suites and ends with the runner's `N passed, N
@@ -695,12 +721,11 @@ fn test() -> Result<(), String> {
                 run_parity_suite(&godot, &setting, &["--suite=engine_layout"], &mut tally)?;
             }
             run_parity_suite(&godot, &Setting::release_template(), &[], &mut tally)?;
-            run_memcheck(&Setting::default_paths(), &MEMCHECK_SUITES, &mut tally)?;
-            run_memcheck(
-                &Setting::safe_mode(),
-                &MEMCHECK_SAFE_MODE_SUITES,
-                &mut tally,
-            )?;
+            for setting in [Setting::default_paths(), Setting::safe_mode()] {
+                run_checked(Checker::Asan, &setting, &CHECKED_SUITES, &mut tally)?;
+            }
+            let setting = Setting::default_paths();
+            run_checked(Checker::Memcheck, &setting, &CHECKED_SUITES, &mut tally)?;
         }
         Err(e) => {
             eprintln!("{e}");
