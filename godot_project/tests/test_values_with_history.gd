@@ -214,7 +214,8 @@ class History:
 		story.append("copied (shallow and deep), then the original changed")
 		return [original, shallow, deep]
 
-	## Made read-only (the outer container, or every level).
+	## Made read-only (the outer container; the containers inside it, keys among them, stay
+	## writable and were changed before).
 	func _read_only(value, story: PackedStringArray):
 		value.make_read_only()
 		story.append("made read-only")
