@@ -197,15 +197,7 @@ func run_seed(announce := true) -> int:
 ## How many values the objects-as-ids test checks: FVC_RANDOM_VALUES if set (printed), else
 ## ID_MODE_VALUES; a value that is not a positive integer fails the test.
 func id_mode_values(announce := true) -> int:
-	var text := OS.get_environment(COUNT_VARIABLE).strip_edges()
-	if text == "":
-		return ID_MODE_VALUES
-	if not text.is_valid_int() or text.to_int() < 1:
-		fail("%s=%s is not a positive integer; checked %d values" % [COUNT_VARIABLE, text, ID_MODE_VALUES])
-		return ID_MODE_VALUES
-	if announce:
-		print("    %s=%s values" % [COUNT_VARIABLE, text])
-	return text.to_int()
+	return Seeds.count_from_environment(self, COUNT_VARIABLE, ID_MODE_VALUES, "values", announce)
 
 
 static func value_seed(seed_value: int, stream: String, index: int) -> int:

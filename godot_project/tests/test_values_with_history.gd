@@ -386,14 +386,11 @@ func test_a_getter_that_changes_the_batch_being_encoded() -> void:
 	for change in ["clear", "grow"]:
 		var make := func() -> Array: return [1, Meddler.new(), "after", [2, Meddler.new()], {"m": Meddler.new()}]
 		var expected: Array[PackedByteArray] = []
-		var stream := PackedByteArray()
+		var peer := StreamPeerBuffer.new()
 		for value in make.call():
-			var bytes := var_to_bytes_with_objects(value)
-			expected.append(bytes)
-			var length := PackedByteArray()
-			length.resize(4)
-			length.encode_u32(0, bytes.size())
-			stream += length + bytes
+			expected.append(var_to_bytes_with_objects(value))
+			peer.put_var(value, true)
+		var stream := peer.data_array
 		var codec := FastVariantCodec.new()
 		codec.full_objects = true
 		var batch: Array = make.call()
@@ -428,10 +425,10 @@ func test_a_setter_or_init_that_changes_the_bytes_being_decoded() -> void:
 			assert_eq(codec.get_error(), OK, "decode, %s in %s: %s" % [change, when, codec.get_error_message()])
 			assert_eq(difference(decoded, expected), "", "decode while %s did %s: the bytes as they were" % [when, change])
 			assert_eq(codec.get_decoded_size(), original.size(), "decode's size while %s did %s" % [when, change])
-			var length := PackedByteArray()
-			length.resize(4)
-			length.encode_u32(0, original.size())
-			var stream := length + original
+			var framing := StreamPeerBuffer.new()
+			framing.put_32(original.size())
+			framing.put_data(original)
+			var stream := framing.data_array
 			_meddle_with(stream, change, when)
 			var streamed := codec.decode_stream(stream)
 			Meddler.stop()
@@ -478,10 +475,9 @@ func check_case(value, story: String, i: int, codec: FastVariantCodec, whole: Fa
 				codec.encoded_size(value), expected.size()])
 	var packets := codec.encode_batch([value, 7])
 	compare.call("encode_batch", packets[0] if packets.size() == 2 else PackedByteArray(), expected, codec)
-	var length := PackedByteArray()
-	length.resize(4)
-	length.encode_u32(0, expected.size())
-	compare.call("encode_stream", codec.encode_stream([value]), length + expected, codec)
+	var peer := StreamPeerBuffer.new()
+	peer.put_var(value)
+	compare.call("encode_stream", codec.encode_stream([value]), peer.data_array, codec)
 	compare.call("full_objects encode", whole.encode(value), with_objects, whole)
 	# Decoding: the engine's value (objects as ids: nothing made that needs freeing).
 	var decoded = codec.decode(expected)
@@ -520,11 +516,4 @@ static func _dictionaries_in(value, into: Array, depth: int) -> void:
 
 ## How many cases: FVC_HISTORY_CASES if set (printed), else CASES.
 func case_count() -> int:
-	var text := OS.get_environment(COUNT_VARIABLE).strip_edges()
-	if text == "":
-		return CASES
-	if not text.is_valid_int() or text.to_int() < 1:
-		fail("%s=%s is not a positive integer; checked %d cases" % [COUNT_VARIABLE, text, CASES])
-		return CASES
-	print("    %s=%s cases" % [COUNT_VARIABLE, text])
-	return text.to_int()
+	return Seeds.count_from_environment(self, COUNT_VARIABLE, CASES, "cases")

@@ -22,3 +22,19 @@ static func run_seed(suite, default_seed: int, announce := true) -> int:
 ## The seed of input `index` of a stream of inputs: each input can be made on its own.
 static func input_seed(seed_value: int, stream: String, index: int) -> int:
 	return hash([seed_value, stream, index])
+
+
+## How many inputs a randomized suite checks: the environment variable `variable` if set
+## (printed when `announce`), else `default`; a value that is not a positive integer fails
+## `suite` (a test_suite.gd), which then checks `default`. `what` names the inputs.
+static func count_from_environment(suite, variable: String, default: int, what: String,
+		announce := true) -> int:
+	var text := OS.get_environment(variable).strip_edges()
+	if text == "":
+		return default
+	if not text.is_valid_int() or text.to_int() < 1:
+		suite.fail("%s=%s is not a positive integer; checked %d %s" % [variable, text, default, what])
+		return default
+	if announce:
+		print("    %s=%s %s" % [variable, text, what])
+	return text.to_int()
