@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Runs suites of the bundled Godot project with the codec's library built with
 # AddressSanitizer (-Zsanitizer=address): every load and store of the library, its reads
-# of engine memory among them, checked against the blocks the process allocated. The
-# engine is the cached Godot 4.6.3 (scripts/provision-godot.sh), run with LLVM's ASan
-# runtime preloaded, so that every allocation of the engine too gets the runtime's
-# redzones and freed blocks its quarantine; the engine's own code is not instrumented.
+# of engine memory among them, checked against the blocks the process allocated.
 #
-#   scripts/asan.sh [--suite=TEXT ...] [name-filter ...]
+#   scripts/asan.sh [--engine=GODOT] [--suite=TEXT ...] [name-filter ...]
 #
-# What it provisions, reused after: the runtime of the LLVM that rustc is built on
-# (Debian's libclang-rt-N-dev, installed into the cached root; needs root the first time),
-# a shim that drops RTLD_DEEPBIND from dlopen (scripts/asan/nodeepbind.c, which the
-# runtime requires), the library (target/asan), and a copy of the project with that
-# library as the addon's (.cache/asan). The binding's variables and the suites' FVC_*
-# variables are passed on.
+# The engine:
+# - with --engine, a Godot built with use_asan=yes by the clang of rustc's LLVM
+#   (scripts/provision-asan-godot.sh): the engine's own code is checked too, and its
+#   runtime, linked into it, serves the library;
+# - else the cached Godot 4.6.3 (scripts/provision-godot.sh), run with LLVM's ASan runtime
+#   preloaded, so that every allocation of the engine gets the runtime's redzones and
+#   freed blocks its quarantine, but the engine's own code is not instrumented.
+#
+# What it provisions, reused after: the library (target/asan) and a copy of the project
+# with that library as the addon's (.cache/asan); for the plain engine also the runtime
+# of the LLVM that rustc is built on (Debian's libclang-rt-N-dev, installed into the
+# cached root; needs root the first time) and a shim that drops RTLD_DEEPBIND from dlopen
+# (scripts/asan/nodeepbind.c, which the runtime requires; an ASan build of the engine
+# does not ask for it). The binding's variables and the suites' FVC_* variables are
+# passed on.
 #
 # Output: the runner's, then `asan: N reports`. Exit status 0 when every test passed and
 # AddressSanitizer reported nothing.
@@ -25,19 +31,28 @@ cache="$repo_dir/.cache/asan"
 
 fail() { echo "asan.sh: $*" >&2; exit 1; }
 
-env -u GODOT "$repo_dir/scripts/provision-godot.sh" >/dev/null
+asan_engine=""
+case "${1:-}" in
+  --engine=*)
+    asan_engine=${1#--engine=}
+    shift
+    ;;
+esac
 
-llvm=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
-[ -n "$llvm" ] || fail "rustc does not say which LLVM it is built on"
-runtime="$root/usr/lib/llvm-$llvm/lib/clang/$llvm/lib/linux/libclang_rt.asan-x86_64.so"
-if [ ! -f "$runtime" ]; then
-  [ "$(id -u)" = 0 ] || fail "installing libclang-rt-$llvm-dev into $root needs root"
-  echo "asan.sh: installing libclang-rt-$llvm-dev into $root" >&2
-  chroot "$root" apt-get -o Acquire::Check-Valid-Until=false update >&2
-  chroot "$root" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y --no-install-recommends "libclang-rt-$llvm-dev" >&2
+if [ -z "$asan_engine" ]; then
+  llvm=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+  [ -n "$llvm" ] || fail "rustc does not say which LLVM it is built on"
+  env -u GODOT "$repo_dir/scripts/provision-godot.sh" >/dev/null
+  runtime="$root/usr/lib/llvm-$llvm/lib/clang/$llvm/lib/linux/libclang_rt.asan-x86_64.so"
+  if [ ! -f "$runtime" ]; then
+    [ "$(id -u)" = 0 ] || fail "installing libclang-rt-$llvm-dev into $root needs root"
+    echo "asan.sh: installing libclang-rt-$llvm-dev into $root" >&2
+    chroot "$root" apt-get -o Acquire::Check-Valid-Until=false update >&2
+    chroot "$root" env DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y --no-install-recommends "libclang-rt-$llvm-dev" >&2
+  fi
+  [ -f "$runtime" ] || fail "no AddressSanitizer runtime at $runtime"
 fi
-[ -f "$runtime" ] || fail "no AddressSanitizer runtime at $runtime"
 
 # The library: the toolchain's own std (not instrumented), every crate of the build
 # instrumented; RUSTC_BOOTSTRAP for the -Z flag on a stable toolchain. A target given
@@ -52,12 +67,17 @@ target=x86_64-unknown-linux-gnu
 library="$repo_dir/target/asan/$target/release/libfast_variant_codec.so"
 
 mkdir -p "$cache"
-cc -shared -fPIC -O2 -o "$cache/nodeepbind.so" "$repo_dir/scripts/asan/nodeepbind.c"
-lib="$root/usr/lib/x86_64-linux-gnu"
-engine=("$root/lib64/ld-linux-x86-64.so.2" --preload "$cache/nodeepbind.so $runtime"
-  --library-path "$lib:$root/lib/x86_64-linux-gnu:$lib/pulseaudio" "$root/usr/bin/godot")
-# The shim before the runtime, so that the runtime's dlopen sees the flags without
-# RTLD_DEEPBIND; leaks are not checked (the engine keeps some blocks to its exit).
+if [ -n "$asan_engine" ]; then
+  engine=("$asan_engine")
+else
+  cc -shared -fPIC -O2 -o "$cache/nodeepbind.so" "$repo_dir/scripts/asan/nodeepbind.c"
+  lib="$root/usr/lib/x86_64-linux-gnu"
+  # The shim before the runtime, so that the runtime's dlopen sees the flags without
+  # RTLD_DEEPBIND.
+  engine=("$root/lib64/ld-linux-x86-64.so.2" --preload "$cache/nodeepbind.so $runtime"
+    --library-path "$lib:$root/lib/x86_64-linux-gnu:$lib/pulseaudio" "$root/usr/bin/godot")
+fi
+# Leaks are not checked (the engine keeps some blocks to its exit).
 export ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 project="$cache/project"

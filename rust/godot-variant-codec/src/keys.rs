@@ -61,7 +61,10 @@ impl DictionaryBuilder {
     }
 }
 
-impl<S: BuildHasher + Default> DictionaryBuilder<S> {
+impl<S: BuildHasher + Default> DictionaryBuilder<S>
+where
+    S::Hasher: Clone,
+{
     fn with_capacity_in(capacity: usize) -> Self {
         DictionaryBuilder {
             entries: Vec::with_capacity(capacity),
@@ -159,7 +162,10 @@ fn slot_number(i: usize) -> u32 {
     u32::try_from(i + 1).expect("a Dictionary has fewer than 2^31 entries")
 }
 
-impl<S: BuildHasher + Default> Index<S> {
+impl<S: BuildHasher + Default> Index<S>
+where
+    S::Hasher: Clone,
+{
     /// The index of `entries`, distinct keys, sized for as many entries as they have room
     /// for: the count the input announced (already capped by its length), so that the
     /// index is not rebuilt as it grows. A ¾-full table probes a few more slots than a
@@ -209,8 +215,56 @@ impl<S: BuildHasher + Default> Index<S> {
 
     /// The hash of `key`, or `None` when no key equals it.
     fn hash(&self, key: &Value) -> Option<u64> {
-        let mut h = self.hasher.build_hasher();
+        let mut h = Blocks::new(self.hasher.build_hasher());
         hash_key(key, &mut h).then(|| h.finish())
+    }
+}
+
+/// The bytes fed to a hasher, passed on in blocks of up to [`Blocks::SIZE`]: SipHash costs
+/// much per call of `write` and little per byte, and [`hash_key`] feeds a key as many
+/// small parts (a type, each length, each string, each number). The hash is the inner
+/// hasher's of the same bytes in fewer calls.
+struct Blocks<H> {
+    inner: H,
+    buffer: [u8; Blocks::<()>::SIZE],
+    len: usize,
+}
+
+impl<H> Blocks<H> {
+    const SIZE: usize = 64;
+}
+
+impl<H: Hasher + Clone> Blocks<H> {
+    fn new(inner: H) -> Self {
+        Blocks {
+            inner,
+            buffer: [0; Blocks::<()>::SIZE],
+            len: 0,
+        }
+    }
+}
+
+impl<H: Hasher + Clone> Hasher for Blocks<H> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        if self.len + bytes.len() > Self::SIZE {
+            self.inner.write(&self.buffer[..self.len]);
+            self.len = 0;
+            if bytes.len() > Self::SIZE {
+                self.inner.write(bytes);
+                return;
+            }
+        }
+        self.buffer[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// The hash of every byte fed: the inner hasher's state (a copy of a few words) fed
+    /// the buffered rest.
+    fn finish(&self) -> u64 {
+        let mut inner = self.inner.clone();
+        inner.write(&self.buffer[..self.len]);
+        inner.finish()
     }
 }
 
@@ -616,7 +670,7 @@ mod tests {
     /// and the entries are still those of a linear scan.
     #[test]
     fn keys_of_one_hash_keep_apart() {
-        #[derive(Default)]
+        #[derive(Default, Clone)]
         struct OneHash;
         impl Hasher for OneHash {
             fn finish(&self) -> u64 {

@@ -24,8 +24,9 @@ const USAGE: &str =
                against the live engine's var_to_str,
                and the Godot parity suite in each setting (editor build, safe mode, each
                engine-layout probe failed alone, release export template), then part of
-               it with the library built with AddressSanitizer (scripts/asan.sh) and
-               under Valgrind's Memcheck (scripts/memcheck.sh); ends with
+               it under AddressSanitizer (scripts/asan.sh: in the engine built with it
+               when scripts/provision-asan-godot.sh has built one, else the library
+               alone) and under Valgrind's Memcheck (scripts/memcheck.sh); ends with
                `N passed, N failed`
   bench        engine vs codec benchmark tables (best of N, same process), in the editor
                build, in safe mode and in the release export template, with what a
@@ -251,6 +252,25 @@ impl Setting {
 }
 
 /// The Godot binary: `$GODOT`, or the cached Debian build, provisioned on first use.
+/// The Godot built with AddressSanitizer (scripts/provision-asan-godot.sh --check), or why
+/// there is none: it takes hours to build, so `test` only uses it when a user or an
+/// earlier run has built it.
+fn asan_godot() -> Result<PathBuf, String> {
+    let script = project_dir().join("scripts/provision-asan-godot.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg("--check")
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    let said = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    if out.status.success() {
+        Ok(PathBuf::from(said))
+    } else {
+        Err(said)
+    }
+}
+
 fn godot() -> Result<PathBuf, String> {
     let script = project_dir().join("scripts/provision-godot.sh");
     let out = Command::new("bash")
@@ -474,7 +494,6 @@ fn regenerate_golden(out: &Path) -> Result<(), String> {
 }
 
 /// Counts of one test step.
-#[derive(Default)]
 struct Tally {
     passed: usize,
     failed: usize,
@@ -483,6 +502,21 @@ struct Tally {
     /// Values with a history that agreed with the engine in every way, and that did not,
     /// over every setting.
     history: (usize, usize),
+    /// The counts of the suites in the engine built with AddressSanitizer, or why they
+    /// did not run.
+    asan: Result<(usize, usize), String>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            passed: 0,
+            failed: 0,
+            settings: Vec::new(),
+            history: (0, 0),
+            asan: Err("not reached".into()),
+        }
+    }
 }
 
 impl Tally {
@@ -579,6 +613,39 @@ fn run_checked(
     setting.apply(&mut cmd).envs(CHECKED_COUNTS);
     let label = format!("{}, {}", checker.name(), setting.label);
     run_counted(&mut cmd, &label, tally)
+}
+
+/// The checked suites under AddressSanitizer in default and safe mode: in the engine built
+/// with it when there is one (`asan: N passed, N failed` at the end), else, with the
+/// instrumented library alone in the plain engine (`asan: skipped (WHY)`).
+fn run_asan(tally: &mut Tally) -> Result<(), String> {
+    let engine = asan_godot();
+    let (before_passed, before_failed) = (tally.passed, tally.failed);
+    for setting in [Setting::default_paths(), Setting::safe_mode()] {
+        match &engine {
+            Ok(engine) => {
+                let mut args = vec![format!("--engine={}", engine.display())];
+                args.extend(CHECKED_SUITES.iter().map(|s| s.to_string()));
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                run_checked(Checker::Asan, &setting, &args, tally)?;
+            }
+            Err(_) => {
+                let setting = Setting {
+                    label: format!("library only, {}", setting.label),
+                    ..setting
+                };
+                run_checked(Checker::Asan, &setting, &CHECKED_SUITES, tally)?;
+            }
+        }
+    }
+    tally.asan = match engine {
+        Ok(_) => Ok((tally.passed - before_passed, tally.failed - before_failed)),
+        Err(why) => {
+            eprintln!("== asan: skipped ({why})");
+            Err(why)
+        }
+    };
+    Ok(())
 }
 
 /// Runs `cmd` (a script that runs the suites and ends with the runner's `N passed, N
@@ -721,9 +788,7 @@ fn test() -> Result<(), String> {
                 run_parity_suite(&godot, &setting, &["--suite=engine_layout"], &mut tally)?;
             }
             run_parity_suite(&godot, &Setting::release_template(), &[], &mut tally)?;
-            for setting in [Setting::default_paths(), Setting::safe_mode()] {
-                run_checked(Checker::Asan, &setting, &CHECKED_SUITES, &mut tally)?;
-            }
+            run_asan(&mut tally)?;
             let setting = Setting::default_paths();
             run_checked(Checker::Memcheck, &setting, &CHECKED_SUITES, &mut tally)?;
         }
@@ -740,6 +805,10 @@ fn test() -> Result<(), String> {
         }
         let (agreed, disagreed) = tally.history;
         println!("history: {agreed} passed, {disagreed} failed");
+        match &tally.asan {
+            Ok((passed, failed)) => println!("asan: {passed} passed, {failed} failed"),
+            Err(why) => println!("asan: skipped ({why})"),
+        }
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.failed == 0 {
