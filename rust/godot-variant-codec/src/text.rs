@@ -34,12 +34,25 @@ pub fn var_to_str(value: &Value) -> String {
 /// absolute, the names joined by `/`, then `:` and the subnames joined by `:` unless that
 /// join is empty.
 pub fn node_path_text(absolute: bool, names: &[&str], subnames: &[&str]) -> String {
-    let mut text = String::from(if absolute { "/" } else { "" });
-    text.push_str(&names.join("/"));
-    let subpath = subnames.join(":");
-    if !subpath.is_empty() {
-        text.push(':');
-        text.push_str(&subpath);
+    // The subpath is written when its joined text is not empty.
+    let subpath = subnames.len() > 1 || subnames.iter().any(|s| !s.is_empty());
+    let separators = usize::from(absolute) + names.len() + subnames.len();
+    let texts: usize = names.iter().chain(subnames).map(|t| t.len()).sum();
+    let mut text = String::with_capacity(separators + texts);
+    if absolute {
+        text.push('/');
+    }
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            text.push('/');
+        }
+        text.push_str(name);
+    }
+    if subpath {
+        for subname in subnames {
+            text.push(':');
+            text.push_str(subname);
+        }
     }
     text
 }
@@ -883,6 +896,43 @@ impl<F> Sorter<'_, F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engine's `String(NodePath)`: `/` before absolute paths, names joined by `/`, then
+    /// `:` and the subnames joined by `:` when that join is not empty.
+    #[test]
+    fn node_paths_are_written_as_the_engine_joins_them() {
+        let engine = |absolute: bool, names: &[&str], subnames: &[&str]| {
+            let subpath = subnames.join(":");
+            let prefix = if absolute { "/" } else { "" };
+            let names = names.join("/");
+            if subpath.is_empty() {
+                format!("{prefix}{names}")
+            } else {
+                format!("{prefix}{names}:{subpath}")
+            }
+        };
+        let lists: [&[&str]; 6] = [
+            &[],
+            &[""],
+            &["", ""],
+            &["a"],
+            &["é", "名前"],
+            &["", "b", ""],
+        ];
+        for absolute in [false, true] {
+            for names in lists {
+                for subnames in lists {
+                    let text = node_path_text(absolute, names, subnames);
+                    assert_eq!(text, engine(absolute, names, subnames));
+                    assert!(text.capacity() <= text.len() + 1 + names.len() + subnames.len());
+                }
+            }
+        }
+        assert_eq!(
+            node_path_text(true, &["root", "Player"], &["position", "x"]),
+            "/root/Player:position:x"
+        );
+    }
 
     #[test]
     fn numbers_are_laid_out_as_the_engine_does() {
