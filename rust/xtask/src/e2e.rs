@@ -11,6 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::godot::godot;
+use crate::process::{cargo, cargo_target_dir, project_dir};
+
 /// Messages each way on each transport.
 const MESSAGES: usize = 1000;
 /// The server's own deadline, in seconds.
@@ -39,7 +42,7 @@ pub fn run(project: &Path, godot: &Path, mut cargo: Command) -> Result<bool, Str
     if !built {
         return Err("building the example server failed".into());
     }
-    let server_bin = crate::cargo_target_dir().join("release/examples/godot_server");
+    let server_bin = cargo_target_dir().join("release/examples/godot_server");
     let mut server = Command::new(&server_bin)
         .args(["--count", &MESSAGES.to_string()])
         .args(["--deadline-secs", &SERVER_DEADLINE_S.to_string()])
@@ -100,4 +103,11 @@ fn wait_bounded(child: &mut Child, limit: Duration, what: &str) -> bool {
             }
         }
     }
+}
+
+/// `cargo xtask e2e`: the end-to-end step of `test`, alone.
+pub fn alone() -> Result<(), String> {
+    let ok = run(&project_dir(), &godot()?, cargo())?;
+    ok.then_some(())
+        .ok_or_else(|| "the end-to-end test failed".into())
 }

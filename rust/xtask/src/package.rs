@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::{project_dir, run_echoing};
+use crate::process::{project_dir, run_echoing};
 
 /// The binding crate: its version names the zip.
 const CRATE: &str = "fast-variant-codec";
@@ -183,19 +183,7 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
         ));
     }
 
-    println!("\nfast_variant_codec {version}: {}", zip.display());
-    println!("| platform | build | library | stripped |\n| --- | --- | --- | --- |");
-    for b in &built {
-        println!(
-            "| {} | {:.0} s | {} | {} |",
-            b.platform.name(),
-            b.seconds,
-            size_text(&b.library),
-            size_text(&b.staged)
-        );
-    }
-    println!("zip: {} ({} entries)", size_text(&zip), entries.len());
-    println!("packaged in {:.0} s", started.elapsed().as_secs_f64());
+    print_summary(&version, &zip, &built, entries.len(), started);
 
     let package = Package {
         version,
@@ -209,6 +197,23 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// The zip, each platform's build time and library sizes, and the whole run's time.
+fn print_summary(version: &str, zip: &Path, built: &[Built], entries: usize, started: Instant) {
+    println!("\nfast_variant_codec {version}: {}", zip.display());
+    println!("| platform | build | library | stripped |\n| --- | --- | --- | --- |");
+    for b in built {
+        println!(
+            "| {} | {:.0} s | {} | {} |",
+            b.platform.name(),
+            b.seconds,
+            size_text(&b.library),
+            size_text(&b.staged)
+        );
+    }
+    println!("zip: {} ({entries} entries)", size_text(zip));
+    println!("packaged in {:.0} s", started.elapsed().as_secs_f64());
 }
 
 /// The zip's entries, sorted: the addon folder at its root, as the Asset Library wants it

@@ -20,7 +20,10 @@ use super::{
     niced, path_str, provision, zip_entries, zip_tool, Package, Platform, ADDON, LINUX_ARM64,
     LINUX_X86_64, PLATFORMS, WINDOWS_X86_64,
 };
-use crate::{counts, godot, import_project_at, project_dir, run_echoing, Setting, Tally};
+use crate::godot::{godot, import_project_at};
+use crate::process::{project_dir, run_echoing};
+use crate::setting::Setting;
+use crate::tally::{counts, Tally};
 
 /// The values of the random parity run in the arm64 Godot (FVC_RANDOM_VALUES): about 20 s
 /// under emulation; 1000 and more generate every type the suite's coverage check asks for.

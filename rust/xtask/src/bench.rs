@@ -1,0 +1,158 @@
+//! `cargo xtask bench`: both benchmarks. The Godot project's engine-vs-codec tables (one
+//! process, best of N; bench.gd's targets, shapes.gd's other shapes, call_cost.gd's cost of
+//! a call) in each bench setting, and the pure-Rust crate's criterion benches against the
+//! peer crate. The tables are printed and written to `target/bench/`, each headed by its
+//! setting.
+
+use std::path::{Path, PathBuf};
+
+use crate::godot::{build_addon, godot, import_project};
+use crate::process::{cargo, cargo_target_dir, project_dir, run_echoing};
+use crate::setting::Setting;
+
+/// One table: its heading, the table (`None` if the run made none) and the file it is
+/// written to.
+struct Table {
+    title: String,
+    table: Option<String>,
+    file: PathBuf,
+}
+
+pub fn run() -> Result<(), String> {
+    let dir = project_dir();
+    let out = dir.join("target/bench");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+
+    let rust_ok = cargo()
+        .args(["bench", "-p", "godot-variant-codec", "--bench", "codec"])
+        .status()
+        .map_err(|e| e.to_string())?
+        .success();
+    let rust_table = cargo_target_dir().join("criterion/godot-variant-codec/summary.md");
+
+    let godot = godot()?;
+    build_addon()?;
+    import_project(&godot)?;
+    let mut godot_ok = true;
+    let mut tables = Vec::new();
+    for (setting, args, with_shapes) in runs() {
+        godot_ok &= bench_table(&godot, &setting, args, &out, &mut tables)?;
+        if with_shapes {
+            godot_ok &= other_tables(&godot, &setting, &out, &mut tables)?;
+        }
+    }
+
+    print_tables(&tables, &rust_table);
+    (rust_ok && godot_ok)
+        .then_some(())
+        .ok_or_else(|| "a benchmark failed".into())
+}
+
+/// Each bench setting, bench.gd's arguments in it, and whether shapes.gd and call_cost.gd
+/// run in it too. The whole table in each build and in safe mode; then the
+/// PackedStringArray rows, whose strings the pool shares out, without the pool and beside
+/// a busy core.
+fn runs() -> [(Setting, Vec<String>, bool); 7] {
+    let strings_only = || vec!["--only=PackedStringArray".to_owned()];
+    [
+        (Setting::default_paths(), vec![], true),
+        (Setting::safe_mode(), vec![], true),
+        (Setting::release_template(), vec![], true),
+        (Setting::pool_off(false), strings_only(), false),
+        (Setting::pool_off(true), strings_only(), false),
+        (Setting::busy_core(false), strings_only(), false),
+        (Setting::busy_core(true), strings_only(), false),
+    ]
+}
+
+/// bench.gd's engine-vs-codec table in `setting`, which it writes to its file in `out`;
+/// whether the run succeeded.
+fn bench_table(
+    godot: &Path,
+    setting: &Setting,
+    mut args: Vec<String>,
+    out: &Path,
+    tables: &mut Vec<Table>,
+) -> Result<bool, String> {
+    let build = setting.description();
+    let bench_file = setting.table_file(out, "godot");
+    let _ = std::fs::remove_file(&bench_file);
+    args.push(format!("--out={}", bench_file.display()));
+    args.extend(setting.args.iter().cloned());
+    let mut cmd = setting.project_script(godot, "res://bench/bench.gd", "--bench", &args);
+    let (ok, _) = run_echoing(&mut cmd)?;
+    let table = std::fs::read_to_string(&bench_file).ok();
+    tables.push(Table {
+        title: format!("Godot ({build}): engine vs FastVariantCodec (same process)"),
+        table,
+        file: bench_file,
+    });
+    Ok(ok)
+}
+
+/// shapes.gd's and call_cost.gd's tables in `setting`, read from their output; whether
+/// both runs succeeded.
+fn other_tables(
+    godot: &Path,
+    setting: &Setting,
+    out: &Path,
+    tables: &mut Vec<Table>,
+) -> Result<bool, String> {
+    let build = setting.description();
+    let mut all_ok = true;
+    // Each script by name (its release-template entry and table file: the name with
+    // dashes), what its table shows, and its table's header.
+    let others = [
+        ("shapes", "other shapes", "| shape |"),
+        ("call_cost", "the cost of a call", "| call |"),
+    ];
+    for (name, what, header) in others {
+        let script = format!("res://bench/{name}.gd");
+        let dashed = name.replace('_', "-");
+        let mut cmd = setting.project_script(godot, &script, &format!("--{dashed}"), &[]);
+        let (ok, lines) = run_echoing(&mut cmd)?;
+        all_ok &= ok;
+        tables.push(Table {
+            title: format!("Godot ({build}): {what} ({name}.gd)"),
+            table: last_table(&lines, header),
+            file: setting.table_file(out, &dashed),
+        });
+    }
+    Ok(all_ok)
+}
+
+/// Writes each table to its file and prints it, then the Rust benches' summary.
+fn print_tables(tables: &[Table], rust_table: &Path) {
+    for Table { title, table, file } in tables {
+        let table = table.as_deref().unwrap_or("(no table)\n");
+        let labelled = format!("## {title}\n\n{table}");
+        if let Err(e) = std::fs::write(file, &labelled) {
+            eprintln!("cannot write {}: {e}", file.display());
+        }
+        println!("\n{labelled}");
+    }
+    println!("\n## Rust: godot-variant-codec (thread CPU time; see rust/godot-variant-codec/benches/README.md)\n");
+    println!(
+        "{}",
+        std::fs::read_to_string(rust_table).unwrap_or_else(|_| "(no table)".into())
+    );
+}
+
+/// A bench script's table from its output (shapes.gd prints each row as it goes, then the
+/// whole table; each ends with a line on how it was timed): the last table whose header
+/// starts with `header`, and that line.
+fn last_table(lines: &[String], header: &str) -> Option<String> {
+    let start = lines.iter().rposition(|l| l.starts_with(header))?;
+    let mut table: Vec<&str> = lines[start..]
+        .iter()
+        .take_while(|l| l.starts_with('|'))
+        .map(String::as_str)
+        .collect();
+    if let Some(note) = lines
+        .get(start + table.len())
+        .filter(|l| l.starts_with("Best of"))
+    {
+        table.extend(["", note]);
+    }
+    Some(table.join("\n") + "\n")
+}

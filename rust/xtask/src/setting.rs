@@ -1,0 +1,142 @@
+//! The settings the bundled Godot project runs in: the engine build (the editor or the
+//! release export template) and the binding's environment variables.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::process::project_dir;
+
+/// The binding's switch for its engine-memory fast paths: `off` is safe mode (the public
+/// GDExtension interface only).
+const ENGINE_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_ENGINE_LAYOUT";
+/// Layout probes the binding treats as failed (comma-separated names).
+const FAILED_PROBES_VAR: &str = "FAST_VARIANT_CODEC_FAILED_PROBES";
+/// The size of the binding's thread pool (`0`: none, all work on the calling thread).
+const POOL_THREADS_VAR: &str = "FAST_VARIANT_CODEC_POOL_THREADS";
+/// Layout probes the binding runs against a deliberately wrong layout (a test switch).
+const WRONG_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
+
+/// One way of running the bundled Godot project: the engine build (the editor, a debug
+/// build, or the release export template through scripts/release-template.sh) and the
+/// binding's environment.
+pub struct Setting {
+    pub label: String,
+    pub env: Vec<(&'static str, String)>,
+    pub release_template: bool,
+    /// Arguments for bench.gd in this setting.
+    pub args: Vec<String>,
+}
+
+impl Setting {
+    fn new(label: &str, env: &[(&'static str, &str)], release_template: bool) -> Self {
+        Setting {
+            label: label.into(),
+            env: env.iter().map(|&(k, v)| (k, v.to_owned())).collect(),
+            release_template,
+            args: Vec::new(),
+        }
+    }
+
+    /// The codec's thread pool off: all its work on the calling thread.
+    pub fn pool_off(release_template: bool) -> Self {
+        let label = if release_template {
+            "release template, pool off"
+        } else {
+            "pool off"
+        };
+        Self::new(label, &[(POOL_THREADS_VAR, "0")], release_template)
+    }
+
+    /// A CPU-bound thread beside the benchmark for its whole run.
+    pub fn busy_core(release_template: bool) -> Self {
+        let label = if release_template {
+            "release template, busy core"
+        } else {
+            "busy core"
+        };
+        let mut setting = Self::new(label, &[], release_template);
+        setting.args.push("--busy-core".into());
+        setting
+    }
+
+    pub fn default_paths() -> Self {
+        Self::new("default", &[], false)
+    }
+
+    pub fn safe_mode() -> Self {
+        Self::new("safe mode", &[(ENGINE_LAYOUT_VAR, "off")], false)
+    }
+
+    pub fn failed_probe(probe: &str) -> Self {
+        let label = format!("failed probe {probe}");
+        Self::new(&label, &[(FAILED_PROBES_VAR, probe)], false)
+    }
+
+    pub fn wrong_layout(probe: &str) -> Self {
+        let label = format!("wrong layout {probe}");
+        Self::new(&label, &[(WRONG_LAYOUT_VAR, probe)], false)
+    }
+
+    pub fn release_template() -> Self {
+        Self::new("release template", &[], true)
+    }
+
+    /// The engine build and the label: "editor build, safe mode", "release template".
+    pub fn description(&self) -> String {
+        if self.release_template {
+            self.label.clone()
+        } else {
+            format!("editor build, {}", self.label)
+        }
+    }
+
+    /// This setting's table `STEM` in `dir`: `STEM.md` for the default, else
+    /// `STEM-LABEL.md` (as `godot-safe-mode.md`).
+    pub fn table_file(&self, dir: &Path, stem: &str) -> PathBuf {
+        match self.label.as_str() {
+            "default" => dir.join(format!("{stem}.md")),
+            label => dir.join(format!(
+                "{stem}-{}.md",
+                label.replace(", ", "-").replace(' ', "-")
+            )),
+        }
+    }
+
+    /// Gives `cmd` this setting's environment; the binding's variables it does not set are
+    /// removed, so that the caller's environment cannot change what a setting tests.
+    pub fn apply<'c>(&self, cmd: &'c mut Command) -> &'c mut Command {
+        cmd.env_remove(ENGINE_LAYOUT_VAR)
+            .env_remove(FAILED_PROBES_VAR)
+            .env_remove(WRONG_LAYOUT_VAR)
+            .env_remove(POOL_THREADS_VAR)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+    }
+
+    /// A command that runs the bundled project headless with the user args `args`: in the
+    /// editor build the `--script` `script`, in the release template (which cannot run
+    /// `--script`) the main scene, which runs that script on `entry` (test_runner.gd).
+    pub fn project_script(
+        &self,
+        godot: &Path,
+        script: &str,
+        entry: &str,
+        args: &[String],
+    ) -> Command {
+        let dir = project_dir();
+        let mut cmd;
+        if self.release_template {
+            cmd = Command::new("bash");
+            cmd.arg(dir.join("scripts/release-template.sh"))
+                .env("GODOT", godot)
+                .arg(entry);
+        } else {
+            cmd = Command::new(godot);
+            cmd.args(["--headless", "--path"])
+                .arg(dir.join("godot_project"))
+                .args(["--script", script, "--"]);
+        }
+        cmd.args(args);
+        self.apply(&mut cmd);
+        cmd
+    }
+}
