@@ -9,8 +9,8 @@ use crate::encode::{check_script_path, RESOURCE_PREFIX, SCRIPT_PROPERTY};
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
 use crate::godot2;
 use crate::header::{
-    ContainerKind, COUNT_MASK, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE,
-    NODE_PATH_NEW_FORMAT, NODE_PATH_OBSOLETE_PROPERTY, TYPE_MASK, VALUE_KIND_SHIFT,
+    ContainerKind, Header, COUNT_MASK, ELEMENT_KIND_SHIFT, NODE_PATH_ABSOLUTE,
+    NODE_PATH_NEW_FORMAT, NODE_PATH_OBSOLETE_PROPERTY, VALUE_KIND_SHIFT,
 };
 use crate::keys::DictionaryBuilder;
 use crate::typed::{coerce, stores_as_is};
@@ -359,7 +359,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             }
         }
         let (t, header) = read_header(&mut self.r, self.generation)?;
-        let wide = header & FLAG_64 != 0;
+        let wide = header.is_wide();
         // Only containers recurse; keeping everything else but the four scalars (which
         // need no room) out of line keeps each level's stack frame small (nesting reaches
         // 1025 levels on threads with small stacks).
@@ -371,7 +371,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 self.container(t, header, header_at, depth)
             }
             t if t.is_scalar() => self.scalar(t, wide),
-            _ => self.leaf(t, wide),
+            _ => self.leaf(t, header),
         }
     }
 
@@ -423,7 +423,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     fn container(
         &mut self,
         t: VariantType,
-        header: u32,
+        header: Header,
         header_at: usize,
         depth: usize,
     ) -> Result<B::Value, B::Error> {
@@ -443,11 +443,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
 
     /// A value that holds no other value.
     #[inline(never)]
-    fn leaf(&mut self, t: VariantType, flag_64: bool) -> Result<B::Value, B::Error> {
+    fn leaf(&mut self, t: VariantType, header: Header) -> Result<B::Value, B::Error> {
         use VariantType as T;
-        let wide = wide_reals(flag_64, self.generation);
+        let wide_reals = header.wide_reals(self.generation);
         let value = match t {
-            T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, flag_64),
+            T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, header.is_wide()),
             T::String => {
                 let s = self.text()?;
                 return self.b.string(s);
@@ -465,22 +465,28 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             | T::PackedVector2Array
             | T::PackedVector3Array
             | T::PackedVector4Array => {
-                let packed = self.packed(t, wide)?;
+                let packed = self.packed(t, wide_reals)?;
                 return self.b.packed(packed);
             }
             T::PackedStringArray => return self.packed_strings(),
             T::Callable => Value::Callable,
-            T::Vector2 => return self.reals_of(t, wide, Value::Vector2),
-            T::Rect2 => return self.reals_of(t, wide, Value::Rect2),
-            T::Vector3 => return self.reals_of(t, wide, Value::Vector3),
-            T::Transform2D => return self.reals_of(t, wide, |r| Value::Transform2D(Box::new(r))),
-            T::Vector4 => return self.reals_of(t, wide, Value::Vector4),
-            T::Plane => return self.reals_of(t, wide, Value::Plane),
-            T::Quaternion => return self.reals_of(t, wide, Value::Quaternion),
-            T::Aabb => return self.reals_of(t, wide, |r| Value::Aabb(Box::new(r))),
-            T::Basis => return self.reals_of(t, wide, |r| Value::Basis(Box::new(r))),
-            T::Transform3D => return self.reals_of(t, wide, |r| Value::Transform3D(Box::new(r))),
-            T::Projection => return self.reals_of(t, wide, |r| Value::Projection(Box::new(r))),
+            T::Vector2 => return self.reals_of(t, wide_reals, Value::Vector2),
+            T::Rect2 => return self.reals_of(t, wide_reals, Value::Rect2),
+            T::Vector3 => return self.reals_of(t, wide_reals, Value::Vector3),
+            T::Transform2D => {
+                return self.reals_of(t, wide_reals, |r| Value::Transform2D(Box::new(r)))
+            }
+            T::Vector4 => return self.reals_of(t, wide_reals, Value::Vector4),
+            T::Plane => return self.reals_of(t, wide_reals, Value::Plane),
+            T::Quaternion => return self.reals_of(t, wide_reals, Value::Quaternion),
+            T::Aabb => return self.reals_of(t, wide_reals, |r| Value::Aabb(Box::new(r))),
+            T::Basis => return self.reals_of(t, wide_reals, |r| Value::Basis(Box::new(r))),
+            T::Transform3D => {
+                return self.reals_of(t, wide_reals, |r| Value::Transform3D(Box::new(r)))
+            }
+            T::Projection => {
+                return self.reals_of(t, wide_reals, |r| Value::Projection(Box::new(r)))
+            }
             T::Color | T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
                 // At most four 32-bit components in any precision, whatever the header's
                 // flag. Read as `read_inline` reads them, but returned as they are made:
@@ -513,16 +519,16 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// A math value of `N` real components (as many as its [`Value`] holds, which
     /// [`VariantType::math_components`] counts too), of type `t`: in single precision
     /// handed to the builder as its components (see [`Build::single_reals`]); in double
-    /// precision (`wide`) as the [`Value`] `wrap` makes of them.
+    /// precision (`wide_reals`) as the [`Value`] `wrap` makes of them.
     #[inline(always)]
     fn reals_of<const N: usize>(
         &mut self,
         t: VariantType,
-        wide: bool,
+        wide_reals: bool,
         wrap: impl FnOnce(Reals<N>) -> Value,
     ) -> Result<B::Value, B::Error> {
         debug_assert_eq!(N, t.component_count(), "{t}'s components");
-        if wide {
+        if wide_reals {
             let value = wrap(Reals::Double(self.r.read(t.name())?));
             return self.b.value(value);
         }
@@ -541,8 +547,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     }
 
     /// A packed array's count and elements, the count checked against the remaining input.
-    fn packed(&mut self, t: VariantType, wide: bool) -> Result<Packed<'a>, DecodeError> {
-        read_packed(&mut self.r, t, wide)
+    fn packed(&mut self, t: VariantType, wide_reals: bool) -> Result<Packed<'a>, DecodeError> {
+        read_packed(&mut self.r, t, wide_reals)
     }
 
     /// The strings' lengths are walked here; their texts are read by the builder (see
@@ -623,10 +629,10 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         element_type: &ContainerType,
         depth: usize,
     ) -> Result<Option<B::Value>, B::Error> {
-        let source = self
-            .r
-            .peek_u32()
-            .and_then(|header| self.generation.type_of(header & TYPE_MASK));
+        let source = self.r.peek_u32().and_then(|word| {
+            let id = Header::from_word(word).type_id(self.generation);
+            self.generation.type_of(id)
+        });
         match source {
             Some(t) if !stores_as_is(t, element_type) => {
                 let value = self.on_values(|d| d.value(depth))?;
@@ -645,11 +651,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// addresses (a few dozen deep), every return of a deep nesting is mispredicted, one
     /// per call.
     #[inline(always)]
-    fn array(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
+    fn array(&mut self, header: Header, depth: usize) -> Result<B::Value, B::Error> {
         // Held by value: each element's `element` then tests a local (borrowed, as the
         // Dictionary's types are, the loop reads it through the reference every time).
         let element_type = self
-            .container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?
+            .container_type(header.container_kind(ELEMENT_KIND_SHIFT, self.generation))?
             .unwrap_or_default();
         let count = read_container_count(&mut self.r, "Array count")?;
         let capacity = self.capacity_for(count, 4);
@@ -663,11 +669,11 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     }
 
     #[inline(never)]
-    fn dictionary(&mut self, header: u32, depth: usize) -> Result<B::Value, B::Error> {
+    fn dictionary(&mut self, header: Header, depth: usize) -> Result<B::Value, B::Error> {
         let typed_keys =
-            self.container_type(container_kind(header, ELEMENT_KIND_SHIFT, self.generation))?;
+            self.container_type(header.container_kind(ELEMENT_KIND_SHIFT, self.generation))?;
         let typed_values =
-            self.container_type(container_kind(header, VALUE_KIND_SHIFT, self.generation))?;
+            self.container_type(header.container_kind(VALUE_KIND_SHIFT, self.generation))?;
         let key_type = typed_keys.as_ref().unwrap_or(&UNTYPED);
         let value_type = typed_values.as_ref().unwrap_or(&UNTYPED);
         let count = read_container_count(&mut self.r, "Dictionary count")?;
@@ -731,16 +737,16 @@ impl Decoder<'_, '_, '_, ValueBuilder> {
 // The rules below read one element of the format from a bare `Reader`; the decoder and
 // the serde deserializer (`crate::serde`) both use them.
 
-/// A value's header: its type (unknown ids refused at the header's offset) and the whole
-/// header word, whose upper bits are flags.
+/// A value's header: its type (unknown ids refused at the header's offset) and the header
+/// itself, whose upper bits are flags.
 #[inline(always)]
 pub(crate) fn read_header(
     r: &mut Reader<'_>,
     generation: Generation,
-) -> Result<(VariantType, u32), DecodeError> {
+) -> Result<(VariantType, Header), DecodeError> {
     let header_at = r.consumed();
-    let header: u32 = r.read("header")?;
-    let wire_id = type_id(header, generation);
+    let header = Header::from_word(r.read("header")?);
+    let wire_id = header.type_id(generation);
     match generation.type_of(wire_id) {
         Some(t) => Ok((t, header)),
         None => Err(r.error_at(header_at, Kind::UnknownType(wire_id))),
@@ -777,7 +783,7 @@ pub(crate) fn read_scalar(
     })
 }
 
-/// The value of type `t` after its header (`flag_64`: the header's 64-bit flag) when a
+/// The value of type `t` after its `header` when a
 /// Variant holds it in its own bytes: nil, a bool, an int, a float; a single-precision
 /// Vector2, Rect2, Vector3, Vector4, Plane or Quaternion; a Color; an integer vector. Made
 /// by `b` from its payload read whole; `None` for any other value, its payload unread.
@@ -785,18 +791,18 @@ pub(crate) fn read_scalar(
 pub(crate) fn read_inline<B: Build>(
     r: &mut Reader<'_>,
     t: VariantType,
-    flag_64: bool,
+    header: Header,
     generation: Generation,
     b: &mut B,
 ) -> Result<Option<B::Value>, B::Error> {
     if t.is_scalar() {
-        let scalar = read_scalar(r, t, flag_64)?;
+        let scalar = read_scalar(r, t, header.is_wide())?;
         return build_scalar(b, scalar).map(Some);
     }
     let Some((n, component)) = t.math_components() else {
         return Ok(None);
     };
-    if n > 4 || (component == Component::Real && wide_reals(flag_64, generation)) {
+    if n > 4 || (component == Component::Real && header.wide_reals(generation)) {
         return Ok(None);
     }
     read_inline_math(r, t, (n, component), b).map(Some)
@@ -840,49 +846,10 @@ fn build_scalar<B: Build>(b: &mut B, scalar: Scalar) -> Result<B::Value, B::Erro
     }
 }
 
-/// The type id in a header word: its low byte where the upper bits are flags (Godot 3
-/// and 4); the whole word in Godot 2 (see [`Generation::has_header_flags`]), where a word
-/// with any other bit set names no type.
-#[inline(always)]
-pub(crate) fn type_id(header: u32, generation: Generation) -> u32 {
-    if generation.has_header_flags() {
-        header & TYPE_MASK
-    } else {
-        header
-    }
-}
-
-/// Whether the header word names the type `t` in `generation`: its type id (as the
-/// generation reads the header) is `t`'s wire id there.
-#[inline(always)]
-pub(crate) fn names_type(header: u32, t: VariantType, generation: Generation) -> bool {
-    generation
-        .wire_id(t)
-        .is_some_and(|id| type_id(header, generation) == id)
-}
-
 /// The Godot 2 type without a Godot 4 twin whose header comes next, if any (Godot 2 only).
 #[inline]
 pub(crate) fn godot2_special(r: &Reader<'_>, generation: Generation) -> Option<Godot2Type> {
     generation.godot2_type(r.peek_u32()?)
-}
-
-/// Whether a math type's or packed array's reals are 64-bit: the header's flag says so,
-/// where the generation has such reals.
-#[inline(always)]
-pub(crate) fn wide_reals(flag_64: bool, generation: Generation) -> bool {
-    flag_64 && generation.has_wide_reals()
-}
-
-/// The element (or key, value) type kind of a container, from the header bits at `shift`:
-/// before Godot 4 those bits mean nothing, and every container is untyped.
-#[inline(always)]
-pub(crate) fn container_kind(header: u32, shift: u32, generation: Generation) -> ContainerKind {
-    if generation.has_typed_containers() {
-        ContainerKind::from_header(header, shift)
-    } else {
-        ContainerKind::Untyped
-    }
 }
 
 /// An RID's id after its header (0 where the generation writes none).
@@ -1033,10 +1000,12 @@ fn peek_value<'a, const N: usize>(
     r: &Reader<'a>,
     t: VariantType,
     generation: Generation,
-) -> Option<(u32, Reader<'a>)> {
+) -> Option<(Header, Reader<'a>)> {
     let chunk = r.peek::<N>()?;
-    let header = <u32 as Plain>::from_le(chunk);
-    names_type(header, t, generation).then(|| (header, Reader::new(&chunk[4..], 0)))
+    let header = Header::from_word(<u32 as Plain>::from_le(chunk));
+    header
+        .names_type(t, generation)
+        .then(|| (header, Reader::new(&chunk[4..], 0)))
 }
 
 /// An int or float value (`t`: header and payload, the payload read by `read`, of 64 bits
@@ -1050,7 +1019,7 @@ pub(crate) fn read_short_number<T>(
     read: impl FnOnce(&mut Reader<'_>, bool) -> Result<T, DecodeError>,
 ) -> Option<T> {
     let (header, mut payload) = peek_value::<12>(r, t, generation)?;
-    let number = read(&mut payload, header & FLAG_64 != 0).ok()?;
+    let number = read(&mut payload, header.is_wide()).ok()?;
     r.skip_unchecked(4 + payload.consumed());
     Some(number)
 }
@@ -1063,10 +1032,10 @@ pub(crate) fn read_sized_value<'a>(
     r: &mut Reader<'a>,
     t: VariantType,
     generation: Generation,
-    size: impl FnOnce(u32) -> Option<usize>,
+    size: impl FnOnce(Header) -> Option<usize>,
 ) -> Option<&'a [u8]> {
-    let header = r.peek_u32()?;
-    if !names_type(header, t, generation) {
+    let header = Header::from_word(r.peek_u32()?);
+    if !header.names_type(t, generation) {
         return None;
     }
     let mut rest = r.clone();
@@ -1082,8 +1051,7 @@ pub(crate) fn read_sized_value<'a>(
 #[inline(always)]
 pub(crate) fn read_short_dictionary(r: &mut Reader<'_>, generation: Generation) -> Option<u32> {
     let (header, mut payload) = peek_value::<8>(r, VariantType::Dictionary, generation)?;
-    let untyped = |shift| container_kind(header, shift, generation) == ContainerKind::Untyped;
-    if !(untyped(ELEMENT_KIND_SHIFT) && untyped(VALUE_KIND_SHIFT)) {
+    if !header.is_untyped_container(generation) {
         return None;
     }
     let count = read_container_count(&mut payload, "Dictionary count").ok()?;

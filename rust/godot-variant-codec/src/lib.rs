@@ -328,8 +328,7 @@ pub fn decode_inline<B: Build>(
 ) -> Option<Decoded<B>> {
     let mut r = Reader::new(bytes, base);
     let (t, header) = decode::read_header(&mut r, opts.generation).ok()?;
-    let flag_64 = header & header::FLAG_64 != 0;
-    match decode::read_inline(&mut r, t, flag_64, opts.generation, builder) {
+    match decode::read_inline(&mut r, t, header, opts.generation, builder) {
         Ok(made) => made.map(|value| Ok((value, r.consumed()))),
         Err(e) => Some(Err(e)),
     }

@@ -15,15 +15,15 @@ use super::godot::{reserved_type, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
-    check_script_value, container_kind, godot2_special, is_script_path_property, names_type,
-    read_container_count, read_float, read_header, read_int, read_node_path, read_object_id,
-    read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_dictionary,
-    read_short_number, read_short_string, read_sized_value, read_text, read_typed_container,
-    reserve, type_id, wide_reals, Decoder, Packed, RawNodePath, RawText,
+    check_script_value, godot2_special, is_script_path_property, read_container_count, read_float,
+    read_header, read_int, read_node_path, read_object_id, read_object_start, read_packed,
+    read_packed_strings_count, read_rid, read_short_dictionary, read_short_number,
+    read_short_string, read_sized_value, read_text, read_typed_container, reserve, Decoder, Packed,
+    RawNodePath, RawText,
 };
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
-use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
+use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
 use crate::types::{Component, Generation, VariantType};
 use crate::wire::{Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
@@ -84,13 +84,13 @@ impl<'de> Deserializer<'de> {
         expected: VariantType,
         hint: Hint,
         visitor: V,
-        read: impl FnOnce(&mut Self, u32, V) -> Result<V::Value, Error>,
+        read: impl FnOnce(&mut Self, Header, V) -> Result<V::Value, Error>,
     ) -> Result<V::Value, Error> {
         self.check_depth()?;
         let at = self.r.consumed();
         let generation = self.opts.generation;
-        match self.r.peek_u32() {
-            Some(header) if names_type(header, expected, generation) => {
+        match self.r.peek_u32().map(Header::from_word) {
+            Some(header) if header.names_type(expected, generation) => {
                 self.r.skip_unchecked(4);
                 read(self, header, visitor).map_err(|e| e.located(at))
             }
@@ -134,7 +134,7 @@ impl<'de> Deserializer<'de> {
             VariantType::Int,
             Hint::Any,
             visitor,
-            |de, header, visitor| visitor.visit_i64(read_int(&mut de.r, header & FLAG_64 != 0)?),
+            |de, header, visitor| visitor.visit_i64(read_int(&mut de.r, header.is_wide())?),
         )
     }
 
@@ -158,7 +158,7 @@ impl<'de> Deserializer<'de> {
             VariantType::Float,
             Hint::Any,
             visitor,
-            |de, header, visitor| visitor.visit_f64(read_float(&mut de.r, header & FLAG_64 != 0)?),
+            |de, header, visitor| visitor.visit_f64(read_float(&mut de.r, header.is_wide())?),
         )
     }
 
@@ -236,7 +236,7 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(always)]
-    fn header(&mut self) -> Result<(VariantType, u32), Error> {
+    fn header(&mut self) -> Result<(VariantType, Header), Error> {
         self.check_depth()?;
         Ok(read_header(&mut self.r, self.opts.generation)?)
     }
@@ -283,7 +283,7 @@ impl<'de> Deserializer<'de> {
             if self
                 .r
                 .peek_u32()
-                .is_some_and(|h| type_id(h, generation) == nil)
+                .is_some_and(|word| Header::from_word(word).type_id(generation) == nil)
             {
                 self.header()?;
                 return visitor.visit_none();
@@ -295,10 +295,9 @@ impl<'de> Deserializer<'de> {
         }
         let header_at = self.r.consumed();
         let (t, header) = self.header()?;
-        let wide = wide_reals(header & FLAG_64 != 0, generation);
         match hint {
             Hint::Bytes if t == VariantType::PackedByteArray => {
-                let packed = read_packed(&mut self.r, t, wide)?;
+                let packed = read_packed(&mut self.r, t, header.wide_reals(generation))?;
                 visitor.visit_borrowed_bytes(packed.bytes)
             }
             Hint::Payload(expected) if t == expected.t => self.payload(expected, header, visitor),
@@ -328,12 +327,12 @@ impl<'de> Deserializer<'de> {
     fn payload<V: Visitor<'de>>(
         &mut self,
         expected: Payload,
-        header: u32,
+        header: Header,
         visitor: V,
     ) -> Result<V::Value, Error> {
         let t = expected.t;
-        let wide = wide_reals(header & FLAG_64 != 0, self.opts.generation);
-        match self.payload_bytes(t, wide, expected.wide)? {
+        let wide_reals = header.wide_reals(self.opts.generation);
+        match self.payload_bytes(t, wide_reals, expected.wide)? {
             Some(bytes) => visitor.visit_borrowed_bytes(bytes),
             // `payload_bytes` read nothing: the header is the 4 bytes before the cursor.
             None => self.any(t, header, self.r.consumed() - 4, visitor),
@@ -351,33 +350,32 @@ impl<'de> Deserializer<'de> {
 
     /// The payload of the math or packed type `t` as the Rust type holds it (its `real_t`
     /// components `f64` when `wide_target`), borrowed; `None` when the bytes hold it in the
-    /// other precision (`wide`: the header's flag).
+    /// other precision (`wide_reals`: the header's, see [`Header::wide_reals`]).
     #[inline(always)]
     fn payload_bytes(
         &mut self,
         t: VariantType,
-        wide: bool,
+        wide_reals: bool,
         wide_target: bool,
     ) -> Result<Option<&'de [u8]>, Error> {
         if t.math_components().is_some() {
-            return match math_payload_size(t, wide, wide_target) {
+            return match math_payload_size(t, wide_reals, wide_target) {
                 Some(size) => Ok(Some(self.r.take(size, t.name())?)),
                 None => Ok(None),
             };
         }
         let element_size = Packed::element_size(t, wide_target);
-        if element_size == 0 || Packed::element_size(t, wide) != element_size {
+        if element_size == 0 || Packed::element_size(t, wide_reals) != element_size {
             // A PackedStringArray (no plain elements), or vectors in the other precision.
             return Ok(None);
         }
-        Ok(Some(read_packed(&mut self.r, t, wide)?.bytes))
+        Ok(Some(read_packed(&mut self.r, t, wide_reals)?.bytes))
     }
 
     /// Reads (checks) a typed container's element types; the serde mapping drops them.
     #[inline(always)]
-    fn container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
-        const KIND_BITS: u32 = 0b1111 << ELEMENT_KIND_SHIFT;
-        if header & KIND_BITS == 0 || !self.opts.generation.has_typed_containers() {
+    fn container_types(&mut self, header: Header, shifts: &[u32]) -> Result<(), Error> {
+        if header.is_untyped_container(self.opts.generation) {
             // Untyped, the usual case: nothing to read, and no call.
             return Ok(());
         }
@@ -385,9 +383,9 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(never)]
-    fn typed_container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
+    fn typed_container_types(&mut self, header: Header, shifts: &[u32]) -> Result<(), Error> {
         for &shift in shifts {
-            match container_kind(header, shift, self.opts.generation) {
+            match header.container_kind(shift, self.opts.generation) {
                 ContainerKind::Untyped => {}
                 kind => {
                     read_typed_container(&mut self.r, kind, self.opts.allow_objects)?;
@@ -408,12 +406,12 @@ impl<'de> Deserializer<'de> {
     fn any<V: Visitor<'de>>(
         &mut self,
         t: VariantType,
-        header: u32,
+        header: Header,
         header_at: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
         use VariantType as T;
-        let wide = header & FLAG_64 != 0;
+        let wide = header.is_wide();
         let r = &mut self.r;
         match t {
             T::Nil | T::Callable => visitor.visit_unit(),
@@ -430,19 +428,18 @@ impl<'de> Deserializer<'de> {
     fn any_other<V: Visitor<'de>>(
         &mut self,
         t: VariantType,
-        header: u32,
+        header: Header,
         header_at: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
         use VariantType as T;
         let generation = self.opts.generation;
-        let flag_64 = header & FLAG_64 != 0;
-        let wide = wide_reals(flag_64, generation);
+        let wide_reals = header.wide_reals(generation);
         let r = &mut self.r;
         match t {
             T::NodePath => visitor.visit_string(node_path_text(&read_node_path(r, generation)?)),
             T::Rid => visitor.visit_u64(read_rid(r, generation)?),
-            T::Object if flag_64 || !generation.has_object_payload() => {
+            T::Object if header.is_wide() || !generation.has_object_payload() => {
                 match read_object_id(r, generation)? {
                     0 => visitor.visit_unit(),
                     id => visitor.visit_u64(id),
@@ -485,21 +482,25 @@ impl<'de> Deserializer<'de> {
                 strings.visit(visitor)
             }
             _ => match t.math_components() {
-                Some((n, component)) => match (component, wide) {
+                Some((n, component)) => match (component, wide_reals) {
                     (Component::Real, true) => {
                         plain_seq::<f64, V>(r.take(n * 8, t.name())?, visitor)
                     }
                     (Component::I32, _) => plain_seq::<i32, V>(r.take(n * 4, t.name())?, visitor),
                     _ => plain_seq::<f32, V>(r.take(n * 4, t.name())?, visitor),
                 },
-                None => packed_seq(read_packed(r, t, wide)?, visitor),
+                None => packed_seq(read_packed(r, t, wide_reals)?, visitor),
             },
         }
     }
 
     /// A Dictionary after its header, as a visitor's map.
     #[inline(always)]
-    fn dictionary<V: Visitor<'de>>(&mut self, header: u32, visitor: V) -> Result<V::Value, Error> {
+    fn dictionary<V: Visitor<'de>>(
+        &mut self,
+        header: Header,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         self.entries(count, visitor)
@@ -1011,10 +1012,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         };
         // A math type in the Rust type's precision: its payload, borrowed.
         let read_short = |r: &mut Reader<'de>, generation| {
-            let size = |header| {
-                let wide = wide_reals(header & FLAG_64 != 0, generation);
-                math_payload_size(p.t, wide, p.wide)
-            };
+            let size =
+                |header: Header| math_payload_size(p.t, header.wide_reals(generation), p.wide);
             read_sized_value(r, p.t, generation, size)
         };
         let visit =
