@@ -5,7 +5,6 @@
 //! [`ValueBuilder`] makes this crate's [`Value`]s, the Godot binding makes engine Variants
 //! straight from the bytes.
 
-use crate::encode::{check_script_path, RESOURCE_PREFIX, SCRIPT_PROPERTY};
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
 use crate::godot2;
 use crate::header::{
@@ -13,6 +12,7 @@ use crate::header::{
     NODE_PATH_NEW_FORMAT, NODE_PATH_OBSOLETE_PROPERTY, VALUE_KIND_SHIFT,
 };
 use crate::keys::DictionaryBuilder;
+use crate::script::{is_script_path, is_script_path_property, Side};
 use crate::typed::{coerce, stores_as_is};
 use crate::types::{Component, Generation, Godot2Type, VariantType};
 use crate::value::{
@@ -897,13 +897,6 @@ pub(crate) fn read_object_start<'a>(
     Ok(Some((class, count as u32)))
 }
 
-/// Whether a whole object's property `name` holds its script's path, which must then be
-/// a `res://` path or nil (Godot 4; before, the script is an ordinary value).
-#[inline]
-pub(crate) fn is_script_path_property(name: &str, generation: Generation) -> bool {
-    name == SCRIPT_PROPERTY && generation.has_script_paths()
-}
-
 /// A NodePath after its header, by the generation's rules: Godot 2's empty property is
 /// none, and a path Godot 3 reads as empty is the empty path.
 pub(crate) fn read_node_path<'a>(
@@ -1340,8 +1333,7 @@ pub(crate) fn read_typed_container(
         ContainerKind::ClassName => ContainerType::ClassName(read_text(r)?.to_owned()),
         ContainerKind::Script => {
             let path = read_text(r)?.to_owned();
-            let valid = check_script_path(&path).is_ok() && path.len() > RESOURCE_PREFIX.len();
-            if allow && !valid {
+            if allow && !is_script_path(&path, Side::Read) {
                 return Err(r.error_at(at, Kind::InvalidScriptPath(path)));
             }
             ContainerType::Script(path)
@@ -1350,15 +1342,11 @@ pub(crate) fn read_typed_container(
     Ok(written.with_objects(allow))
 }
 
-/// A full object's `script` property: nil, or a `res://` path.
+/// A full object's `script` property: nil, or a `res://` path (see [`is_script_path`]).
 pub(crate) fn check_script_value(value: &Value) -> Result<(), Kind> {
     match value {
         Value::Nil => Ok(()),
-        Value::String(path)
-            if check_script_path(path).is_ok() && path.len() > RESOURCE_PREFIX.len() =>
-        {
-            Ok(())
-        }
+        Value::String(path) if is_script_path(path, Side::Read) => Ok(()),
         Value::String(path) => Err(Kind::InvalidScriptPath(path.clone())),
         other => Err(Kind::ScriptNotAPath(other.variant_type())),
     }

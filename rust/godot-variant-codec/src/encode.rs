@@ -12,6 +12,7 @@ use crate::header::{
     header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT,
     NODE_PATH_OBSOLETE_PROPERTY, TYPE_MASK, VALUE_KIND_SHIFT,
 };
+use crate::script::{check_script_path, is_script_path_property};
 use crate::types::VariantType;
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
@@ -662,7 +663,7 @@ impl<S: Sink> Encoder<S> {
         }
         self.begin_full_object(full.class.as_str(), full.properties.len())?;
         for (name, value) in &full.properties {
-            if name == SCRIPT_PROPERTY && self.opts.generation.has_script_paths() {
+            if is_script_path_property(name, self.opts.generation) {
                 match value {
                     Value::Nil => {}
                     Value::String(path) => self.check_script_property(path)?,
@@ -760,18 +761,5 @@ impl<S: Sink> Encoder<S> {
             self.string_body(name.as_str())?;
         }
         Ok(())
-    }
-}
-
-/// The property through which a full object carries its script, as a `res://` path.
-pub const SCRIPT_PROPERTY: &str = "script";
-pub(crate) const RESOURCE_PREFIX: &str = "res://";
-
-/// Scripts travel as paths inside the project; anything else is refused on both sides.
-pub fn check_script_path(path: &str) -> Result<(), EncodeErrorKind> {
-    if path.starts_with(RESOURCE_PREFIX) {
-        Ok(())
-    } else {
-        Err(EncodeErrorKind::InvalidScriptPath(path.to_owned()))
     }
 }

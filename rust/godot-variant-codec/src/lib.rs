@@ -28,6 +28,7 @@ pub mod header;
 pub mod io;
 mod keys;
 pub mod migrate;
+mod script;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod stream;
@@ -39,8 +40,9 @@ pub mod wire;
 
 pub use class_names::{godot3_class, godot4_class};
 pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
-pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
+pub use encode::Encoder;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
+pub use script::{check_script_path, SCRIPT_PROPERTY};
 pub use types::{Generation, Godot2Type, VariantType};
 pub use value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,

@@ -15,15 +15,15 @@ use super::godot::{reserved_type, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::{
-    check_script_value, godot2_special, is_script_path_property, read_container_count, read_float,
-    read_header, read_int, read_node_path, read_object_id, read_object_start, read_packed,
-    read_packed_strings_count, read_rid, read_short_dictionary, read_short_number,
-    read_short_string, read_sized_value, read_text, read_typed_container, reserve, Decoder, Packed,
-    RawNodePath, RawText,
+    check_script_value, godot2_special, read_container_count, read_float, read_header, read_int,
+    read_node_path, read_object_id, read_object_start, read_packed, read_packed_strings_count,
+    read_rid, read_short_dictionary, read_short_number, read_short_string, read_sized_value,
+    read_text, read_typed_container, reserve, Decoder, Packed, RawNodePath, RawText,
 };
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
+use crate::script::is_script_path_property;
 use crate::types::{Component, Generation, VariantType};
 use crate::wire::{Plain, Reader};
 use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
