@@ -329,8 +329,8 @@ pub fn decode_inline<B: Build>(
     builder: &mut B,
 ) -> Option<Decoded<B>> {
     let mut r = Reader::new(bytes, base);
-    let (t, header) = decode::read_header(&mut r, opts.generation).ok()?;
-    match decode::read_inline(&mut r, t, header, opts.generation, builder) {
+    let (t, header) = decode::rules::read_header(&mut r, opts.generation).ok()?;
+    match decode::rules::read_inline(&mut r, t, header, opts.generation, builder) {
         Ok(made) => made.map(|value| Ok((value, r.consumed()))),
         Err(e) => Some(Err(e)),
     }

@@ -14,12 +14,13 @@ use ::serde::forward_to_deserialize_any;
 use super::godot::{reserved_type, Payload};
 use super::ser::SHALLOW;
 use super::Error;
-use crate::decode::{
+use crate::decode::rules::{
     check_script_value, godot2_special, read_container_count, read_float, read_header, read_int,
     read_node_path, read_object_id, read_object_start, read_packed, read_packed_strings_count,
     read_rid, read_short_dictionary, read_short_number, read_short_string, read_sized_value,
-    read_text, read_typed_container, reserve, Decoder, Packed, RawNodePath, RawText,
+    read_text, read_typed_container, reserve,
 };
+use crate::decode::{Decoder, Packed, RawNodePath, RawText};
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
