@@ -18,7 +18,7 @@ use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
 };
 use crate::wire::{padding, short_words, Plain, Sink, Text};
-use crate::{nested, within_depth, EncodeOptions, Precision};
+use crate::{within_depth, EncodeOptions, Precision, StackRoom};
 
 /// The engine's lengths are `int`: anything longer cannot be written.
 const MAX_LEN: usize = i32::MAX as usize;
@@ -615,11 +615,12 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
-    /// A value holding values, walked on `nested`'s stack. Out of line, so that `value`,
-    /// which every element passes through, stays a small frame with little to save.
+    /// A value holding values, walked with room on the stack ([`StackRoom::run`]). Out of
+    /// line, so that `value`, which every element passes through, stays a small frame with
+    /// little to save.
     #[inline(never)]
     fn container(&mut self, v: &Value, depth: usize) -> Result<(), EncodeError> {
-        nested(|| match v {
+        StackRoom::CODEC.run(|| match v {
             Value::Dictionary(d) => self.dictionary(d, depth),
             Value::Array(a) => self.array(a, depth),
             Value::Object(Object::Full(full)) => self.full_object(full, depth),

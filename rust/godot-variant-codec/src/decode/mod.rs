@@ -22,11 +22,12 @@ use crate::error::{DecodeError, DecodeErrorKind as Kind};
 use crate::godot2;
 use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
 use crate::script::is_script_path_property;
+use crate::stack::StackFloor;
 use crate::typed::{coerce, stores_as_is};
 use crate::types::{Generation, Godot2Type, VariantType};
 use crate::value::{ContainerType, FullObject, Object, Reals, Signal, Value};
 use crate::wire::Reader;
-use crate::{within_depth, DecodeOptions, StackFloor};
+use crate::{within_depth, DecodeOptions};
 
 /// The element type of an untyped container, borrowed where a container's type is.
 const UNTYPED: ContainerType = ContainerType::Untyped;

@@ -27,7 +27,7 @@ use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT}
 use crate::script::is_script_path_property;
 use crate::types::{Component, Generation, VariantType};
 use crate::wire::{Plain, Reader};
-use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
+use crate::{within_depth, DecodeOptions, StackRoom, ValueBuilder};
 
 /// Reads Godot values from bytes for serde (see [`crate::serde`] for the mapping).
 /// [`from_slice`](super::from_slice) is the usual way in.
@@ -221,16 +221,16 @@ impl<'de> Deserializer<'de> {
         })
     }
 
-    /// Runs `visit` over a container's elements, one level deeper: on `nested`'s stack once
-    /// nesting is deep. (Per container, not per element: each element's seed is then called
-    /// from one place only, where it can be inlined.)
+    /// Runs `visit` over a container's elements, one level deeper: with room on the stack
+    /// ([`StackRoom::run`]) once nesting is deep. (Per container, not per element: each
+    /// element's seed is then called from one place only, where it can be inlined.)
     #[inline]
     fn inside<R>(&mut self, visit: impl FnOnce(&mut Self) -> R) -> R {
         self.depth += 1;
         let result = if self.depth < SHALLOW {
             visit(self)
         } else {
-            nested(|| visit(self))
+            StackRoom::CODEC.run(|| visit(self))
         };
         self.depth -= 1;
         result
