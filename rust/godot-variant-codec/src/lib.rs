@@ -260,8 +260,8 @@ pub type Decoded<B> = Result<(<B as Build>::Value, usize), <B as Build>::Error>;
 /// Like [`decode_at`], making the values with `builder` (see [`Build`]).
 ///
 /// Inlined into its caller, which then takes the value from the decoder's own result: a
-/// returned copy of a just-made value is read back wider than it was written, a wait (a
-/// store-forwarding stall on x86) that one small value per call notices.
+/// returned copy of a just-made value would be read back wider than it was written, a
+/// wait (a store-forwarding stall on x86) as long as decoding one small value.
 #[inline(always)]
 pub fn decode_with<B: Build>(
     bytes: &[u8],

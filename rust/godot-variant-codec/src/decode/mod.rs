@@ -201,8 +201,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             T::Color | T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
                 // At most four 32-bit components in any precision, whatever the header's
                 // flag. Read as `read_inline` reads them, but returned as they are made:
-                // through its `Option`, each value was copied once more, 16 bytes read
-                // back from two 8-byte writes (a failed store-to-load forward on x86).
+                // through its `Option`, each value would be copied once more, 16 bytes
+                // read back from two 8-byte writes (a failed store-to-load forward on x86).
                 let Some(shape) = t.math_components() else {
                     unreachable!("{t} is a math type");
                 };
@@ -299,8 +299,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
     /// A container's element (or key, value) type when it is typed; `None` when untyped,
     /// the usual case, which reads nothing. A Dictionary's walk borrows its two
     /// ([`UNTYPED`] for `None`): an untyped `ContainerType` returned by value is written as
-    /// its tag alone, and moving it read that back 16 bytes at a time, which waits for the
-    /// write to reach the cache (twice per Dictionary, a tenth of decoding a small one).
+    /// its tag alone, and moving it reads that back 16 bytes at a time, which waits for the
+    /// write to reach the cache (twice per Dictionary, a cost a small one feels).
     #[inline]
     fn container_type(
         &mut self,

@@ -422,8 +422,8 @@ impl<'a> RawText<'a> {
 }
 
 /// A packed array's count and elements, the count checked against the remaining input.
-/// Inlined: returned through memory, the `Packed` written a word at a time was read back
-/// 16 bytes at a time, which waits for the writes to reach the cache.
+/// Inlined: returned through memory, the `Packed` written a word at a time would be read
+/// back 16 bytes at a time, which waits for the writes to reach the cache.
 #[inline]
 pub(crate) fn read_packed<'a>(
     r: &mut Reader<'a>,
