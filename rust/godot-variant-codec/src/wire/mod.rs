@@ -554,35 +554,26 @@ pub trait Text {
     }
 }
 
-impl Text for str {
-    #[inline]
-    fn utf8_len(&self) -> usize {
-        self.len()
-    }
-    #[inline]
-    fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
-        sink.put_bytes(self.as_bytes());
-    }
-    #[inline]
-    fn utf8_bytes(&self) -> Option<&[u8]> {
-        Some(self.as_bytes())
-    }
+/// `str` and `String`: the text is its own UTF-8 form.
+macro_rules! utf8_text {
+    ($($t:ty),*) => {$(
+        impl Text for $t {
+            #[inline]
+            fn utf8_len(&self) -> usize {
+                self.len()
+            }
+            #[inline]
+            fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
+                sink.put_bytes(self.as_bytes());
+            }
+            #[inline]
+            fn utf8_bytes(&self) -> Option<&[u8]> {
+                Some(self.as_bytes())
+            }
+        }
+    )*};
 }
-
-impl Text for String {
-    #[inline]
-    fn utf8_len(&self) -> usize {
-        self.len()
-    }
-    #[inline]
-    fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
-        sink.put_bytes(self.as_bytes());
-    }
-    #[inline]
-    fn utf8_bytes(&self) -> Option<&[u8]> {
-        Some(self.as_bytes())
-    }
-}
+utf8_text!(str, String);
 
 /// Zero bytes that pad `len` to a multiple of 4.
 #[inline]
