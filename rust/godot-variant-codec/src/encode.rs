@@ -12,12 +12,13 @@ use crate::header::{
     header_word, ELEMENT_KIND_SHIFT, FLAG_64, NODE_PATH_ABSOLUTE, NODE_PATH_NEW_FORMAT,
     NODE_PATH_OBSOLETE_PROPERTY, TYPE_MASK, VALUE_KIND_SHIFT,
 };
+use crate::script::{check_script_path, is_script_path_property};
 use crate::types::VariantType;
 use crate::value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
 };
 use crate::wire::{padding, short_words, Plain, Sink, Text};
-use crate::{nested, within_depth, EncodeOptions, Precision};
+use crate::{within_depth, EncodeOptions, Precision, StackRoom};
 
 /// The engine's lengths are `int`: anything longer cannot be written.
 const MAX_LEN: usize = i32::MAX as usize;
@@ -614,11 +615,12 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
-    /// A value holding values, walked on `nested`'s stack. Out of line, so that `value`,
-    /// which every element passes through, stays a small frame with little to save.
+    /// A value holding values, walked with room on the stack ([`StackRoom::run`]). Out of
+    /// line, so that `value`, which every element passes through, stays a small frame with
+    /// little to save.
     #[inline(never)]
     fn container(&mut self, v: &Value, depth: usize) -> Result<(), EncodeError> {
-        nested(|| match v {
+        StackRoom::CODEC.run(|| match v {
             Value::Dictionary(d) => self.dictionary(d, depth),
             Value::Array(a) => self.array(a, depth),
             Value::Object(Object::Full(full)) => self.full_object(full, depth),
@@ -662,7 +664,7 @@ impl<S: Sink> Encoder<S> {
         }
         self.begin_full_object(full.class.as_str(), full.properties.len())?;
         for (name, value) in &full.properties {
-            if name == SCRIPT_PROPERTY && self.opts.generation.has_script_paths() {
+            if is_script_path_property(name, self.opts.generation) {
                 match value {
                     Value::Nil => {}
                     Value::String(path) => self.check_script_property(path)?,
@@ -760,18 +762,5 @@ impl<S: Sink> Encoder<S> {
             self.string_body(name.as_str())?;
         }
         Ok(())
-    }
-}
-
-/// The property through which a full object carries its script, as a `res://` path.
-pub const SCRIPT_PROPERTY: &str = "script";
-pub(crate) const RESOURCE_PREFIX: &str = "res://";
-
-/// Scripts travel as paths inside the project; anything else is refused on both sides.
-pub fn check_script_path(path: &str) -> Result<(), EncodeErrorKind> {
-    if path.starts_with(RESOURCE_PREFIX) {
-        Ok(())
-    } else {
-        Err(EncodeErrorKind::InvalidScriptPath(path.to_owned()))
     }
 }

@@ -13,7 +13,8 @@
 //! ```
 //!
 //! Bits 16-17 and 18-19 are a typed container's element (or key) and value kinds
-//! ([`ContainerKind`]); the engine ignores unused bits.
+//! ([`ContainerKind`]); the engine ignores unused bits. A [`Header`] answers every
+//! question about a header word read; [`header_word`] makes one to write.
 //!
 //! A NodePath's first words follow its header: the name count with
 //! [`NODE_PATH_NEW_FORMAT`] set, the subname count, then flags ([`NODE_PATH_ABSOLUTE`],
@@ -39,6 +40,8 @@ pub const NODE_PATH_OBSOLETE_PROPERTY: u32 = 2;
 /// An Array's or Dictionary's count word: the count is in the low 31 bits (the top bit is
 /// a flag the engine ignores).
 pub const COUNT_MASK: u32 = 0x7FFF_FFFF;
+
+use crate::types::{Generation, VariantType};
 
 /// A value's header: its type's wire id (in the generation written) and its flags.
 #[inline]
@@ -74,5 +77,82 @@ impl ContainerKind {
     /// The header bits of this kind at `shift`.
     pub fn bits(self, shift: u32) -> u32 {
         (self as u32) << shift
+    }
+}
+
+/// A header word as read: every test of its bits, by the rules of the generation read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header(u32);
+
+impl Header {
+    /// A typed container's kind bits: the element (or key) kind and the value kind.
+    const KIND_BITS: u32 = 0b1111 << ELEMENT_KIND_SHIFT;
+
+    /// The header whose little-endian word is `word`.
+    #[inline(always)]
+    pub const fn from_word(word: u32) -> Header {
+        Header(word)
+    }
+
+    /// The whole word.
+    #[inline(always)]
+    pub const fn word(self) -> u32 {
+        self.0
+    }
+
+    /// The type id: the low byte where the upper bits are flags (Godot 3 and 4); the whole
+    /// word in Godot 2 (see [`Generation::has_header_flags`]), where a word with any other
+    /// bit set names no type.
+    #[inline(always)]
+    pub fn type_id(self, generation: Generation) -> u32 {
+        if generation.has_header_flags() {
+            self.0 & TYPE_MASK
+        } else {
+            self.0
+        }
+    }
+
+    /// Whether the header names the type `t` in `generation`: its type id (as the
+    /// generation reads the header) is `t`'s wire id there.
+    #[inline(always)]
+    pub fn names_type(self, t: VariantType, generation: Generation) -> bool {
+        generation
+            .wire_id(t)
+            .is_some_and(|id| self.type_id(generation) == id)
+    }
+
+    /// Whether [`FLAG_64`] is set: an int's or float's payload is 64 bits, a math type's or
+    /// packed vector array's reals are (see [`wide_reals`](Self::wide_reals)), an Object
+    /// is an instance id.
+    #[inline(always)]
+    pub const fn is_wide(self) -> bool {
+        self.0 & FLAG_64 != 0
+    }
+
+    /// Whether a math type's or packed array's reals are 64-bit: the header
+    /// [`is_wide`](Self::is_wide), where the generation has such reals.
+    #[inline(always)]
+    pub fn wide_reals(self, generation: Generation) -> bool {
+        self.is_wide() && generation.has_wide_reals()
+    }
+
+    /// A container's element (or key, value) type kind, from the bits at `shift`
+    /// ([`ELEMENT_KIND_SHIFT`], [`VALUE_KIND_SHIFT`]): before Godot 4 those bits mean
+    /// nothing, and every container is untyped.
+    #[inline(always)]
+    pub fn container_kind(self, shift: u32, generation: Generation) -> ContainerKind {
+        if generation.has_typed_containers() {
+            ContainerKind::from_header(self.0, shift)
+        } else {
+            ContainerKind::Untyped
+        }
+    }
+
+    /// Whether a container's element, key and value kinds are all
+    /// [`Untyped`](ContainerKind::Untyped) (no kind bit set, or a generation without typed
+    /// containers): no element type follows the header.
+    #[inline(always)]
+    pub fn is_untyped_container(self, generation: Generation) -> bool {
+        self.0 & Self::KIND_BITS == 0 || !generation.has_typed_containers()
     }
 }

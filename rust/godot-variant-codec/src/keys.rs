@@ -20,10 +20,10 @@
 
 use std::hash::{BuildHasher, Hasher, RandomState};
 
-use crate::nested;
 use crate::types::VariantType;
 use crate::value::{Object, PackedReals, Reals, Value};
 use crate::wire::prefetch_line;
+use crate::StackRoom;
 
 /// Entries collected in insertion order with the engine's key identity. `S` hashes the
 /// keys: a [`RandomState`] but in the tests, which hash with weaker ones.
@@ -331,8 +331,8 @@ fn same_key_any(a: &Value, b: &Value) -> bool {
         (V::Object(Object::Null), V::Object(Object::Null)) => true,
         (V::Object(_), V::Object(_)) => false,
         // Containers nest as deep as the decoder allowed: each level on a stack with room.
-        (V::Array(x), V::Array(y)) => nested(|| same_all(&x.items, &y.items)),
-        (V::Dictionary(x), V::Dictionary(y)) => nested(|| {
+        (V::Array(x), V::Array(y)) => StackRoom::CODEC.run(|| same_all(&x.items, &y.items)),
+        (V::Dictionary(x), V::Dictionary(y)) => StackRoom::CODEC.run(|| {
             x.entries.len() == y.entries.len()
                 && x.entries
                     .iter()
@@ -400,11 +400,11 @@ fn hash_key<H: Hasher>(v: &Value, h: &mut H) -> bool {
         // Containers nest as deep as the decoder allowed: each level on a stack with room.
         V::Array(a) => {
             h.write_usize(a.items.len());
-            return nested(|| a.items.iter().all(|x| hash_key(x, h)));
+            return StackRoom::CODEC.run(|| a.items.iter().all(|x| hash_key(x, h)));
         }
         V::Dictionary(d) => {
             h.write_usize(d.entries.len());
-            return nested(|| {
+            return StackRoom::CODEC.run(|| {
                 d.entries
                     .iter()
                     .all(|(k, x)| hash_key(k, h) && hash_key(x, h))

@@ -28,8 +28,10 @@ pub mod header;
 pub mod io;
 mod keys;
 pub mod migrate;
+mod script;
 #[cfg(feature = "serde")]
 pub mod serde;
+pub mod stack;
 pub mod stream;
 pub mod text;
 mod typed;
@@ -39,8 +41,10 @@ pub mod wire;
 
 pub use class_names::{godot3_class, godot4_class};
 pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
-pub use encode::{check_script_path, Encoder, SCRIPT_PROPERTY};
+pub use encode::Encoder;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
+pub use script::{check_script_path, SCRIPT_PROPERTY};
+pub use stack::StackRoom;
 pub use types::{Generation, Godot2Type, VariantType};
 pub use value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
@@ -51,91 +55,6 @@ use wire::{Reader, SizeCounter};
 
 /// The engine's `Variant::MAX_RECURSION_DEPTH`: values nested deeper are refused.
 pub const MAX_RECURSION_DEPTH: usize = 1024;
-
-/// Runs one level of a nested value's walk, on a fresh stack segment when little of the
-/// current one is left: any `max_depth` is then safe on any thread (rayon's and Godot's
-/// worker threads included), never a stack overflow.
-pub(crate) fn nested<R>(walk: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(NESTED_RED_ZONE, NESTED_SEGMENT, walk)
-}
-
-/// Stack kept free below each level of a nested walk.
-const NESTED_RED_ZONE: usize = 64 * 1024;
-/// Size of a stack segment added when a level finds less than [`NESTED_RED_ZONE`] left.
-const NESTED_SEGMENT: usize = 1024 * 1024;
-
-/// The lowest stack address at which a level of a nested walk still has
-/// [`NESTED_RED_ZONE`] below it, on the stack segment the walk runs on: [`nested`]'s rule
-/// with the segment's limit read once (a thread-local lookup) instead of at every level.
-/// [`StackFloor::UNKNOWN`] until read; a walker holds one and runs each level through
-/// [`StackFloor::run`].
-#[derive(Clone, Copy)]
-pub(crate) struct StackFloor(usize);
-
-impl StackFloor {
-    /// Not read yet: the next level reads it.
-    pub(crate) const UNKNOWN: StackFloor = StackFloor(usize::MAX);
-
-    /// Runs one level of a walk: in place while the stack is above `floor`, else as
-    /// [`nested`] does (on a fresh segment when little is left; one read of the limit),
-    /// with `floor` read for the segment the level runs on and put back after it.
-    #[inline(always)]
-    pub(crate) fn run<S, R>(
-        state: &mut S,
-        floor: impl Fn(&mut S) -> &mut StackFloor,
-        walk: impl FnOnce(&mut S) -> R,
-    ) -> R {
-        if stack_address() > floor(state).0 {
-            walk(state)
-        } else {
-            Self::run_reading(state, floor, walk)
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn run_reading<S, R>(
-        state: &mut S,
-        floor: impl Fn(&mut S) -> &mut StackFloor,
-        walk: impl FnOnce(&mut S) -> R,
-    ) -> R {
-        let outer = *floor(state);
-        let result = match stacker::remaining_stack() {
-            Some(left) if left >= NESTED_RED_ZONE => {
-                *floor(state) = Self::from_remaining(Some(left));
-                walk(state)
-            }
-            // Where the limit is unknown, every level reads it again and gets a segment of
-            // its own, as `nested` gives.
-            _ => stacker::grow(NESTED_SEGMENT, || {
-                *floor(state) = Self::from_remaining(stacker::remaining_stack());
-                walk(state)
-            }),
-        };
-        *floor(state) = outer;
-        result
-    }
-
-    /// The floor of the stack segment this runs on, `left` bytes above its limit.
-    #[inline(always)]
-    fn from_remaining(left: Option<usize>) -> StackFloor {
-        match left {
-            Some(left) => StackFloor(
-                stack_address()
-                    .saturating_sub(left)
-                    .saturating_add(NESTED_RED_ZONE),
-            ),
-            None => StackFloor::UNKNOWN,
-        }
-    }
-}
-
-/// An address in the caller's stack frame.
-#[inline(always)]
-fn stack_address() -> usize {
-    let marker = 0u8;
-    std::hint::black_box(std::ptr::from_ref(&marker)) as usize
-}
 
 /// The `real_t` of the engine being written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -327,9 +246,8 @@ pub fn decode_inline<B: Build>(
     builder: &mut B,
 ) -> Option<Decoded<B>> {
     let mut r = Reader::new(bytes, base);
-    let (t, header) = decode::read_header(&mut r, opts.generation).ok()?;
-    let flag_64 = header & header::FLAG_64 != 0;
-    match decode::read_inline(&mut r, t, flag_64, opts.generation, builder) {
+    let (t, header) = decode::rules::read_header(&mut r, opts.generation).ok()?;
+    match decode::rules::read_inline(&mut r, t, header, opts.generation, builder) {
         Ok(made) => made.map(|value| Ok((value, r.consumed()))),
         Err(e) => Some(Err(e)),
     }
@@ -342,8 +260,8 @@ pub type Decoded<B> = Result<(<B as Build>::Value, usize), <B as Build>::Error>;
 /// Like [`decode_at`], making the values with `builder` (see [`Build`]).
 ///
 /// Inlined into its caller, which then takes the value from the decoder's own result: a
-/// returned copy of a just-made value is read back wider than it was written, a wait (a
-/// store-forwarding stall on x86) that one small value per call notices.
+/// returned copy of a just-made value would be read back wider than it was written, a
+/// wait (a store-forwarding stall on x86) as long as decoding one small value.
 #[inline(always)]
 pub fn decode_with<B: Build>(
     bytes: &[u8],

@@ -181,7 +181,7 @@ fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
             }
             for (i, item) in a.items.iter_mut().enumerate() {
                 walk.within(format!("[{i}]"), |w| {
-                    crate::nested(|| carry_over(item, to, w))
+                    crate::StackRoom::CODEC.run(|| carry_over(item, to, w))
                 });
             }
         }
@@ -198,7 +198,7 @@ fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
             for (key, item) in d.entries.iter_mut() {
                 let step = PathKey::of(key).to_string();
                 walk.within(format!("[{step}]"), |w| {
-                    crate::nested(|| {
+                    crate::StackRoom::CODEC.run(|| {
                         carry_over(key, to, w);
                         carry_over(item, to, w);
                     })
@@ -222,7 +222,7 @@ fn carry_over(value: &mut Value, to: Generation, walk: &mut Walk<'_>) {
         Value::Object(Object::Full(full)) => {
             for (name, item) in full.properties.iter_mut() {
                 walk.within(format!(".{name}"), |w| {
-                    crate::nested(|| carry_over(item, to, w))
+                    crate::StackRoom::CODEC.run(|| carry_over(item, to, w))
                 });
             }
         }

@@ -1,32 +1,29 @@
 //! The serde [`Deserializer`]: Godot values read with the decoder's rules and handed to
 //! serde visitors, borrowing strings and bytes from the input.
 
-use ::serde::de::value::{
-    BorrowedStrDeserializer, F32Deserializer, F64Deserializer, I32Deserializer, I64Deserializer,
-    MapDeserializer, SeqDeserializer, U8Deserializer,
-};
-use ::serde::de::{
-    self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
-    Visitor,
-};
-use ::serde::forward_to_deserialize_any;
+use ::serde::de::value::{BorrowedStrDeserializer, MapDeserializer};
+use ::serde::de::{self, DeserializeSeed, EnumAccess, VariantAccess, Visitor};
+
+mod access;
+
+use access::{packed_seq, plain_seq, whole, Entries, Field, Items, ObjectFields, OBJECT_FIELDS};
 
 use super::godot::{reserved_type, Payload};
 use super::ser::SHALLOW;
 use super::Error;
-use crate::decode::{
-    check_script_value, container_kind, godot2_special, is_script_path_property, names_type,
-    read_container_count, read_float, read_header, read_int, read_node_path, read_object_id,
-    read_object_start, read_packed, read_packed_strings_count, read_rid, read_short_dictionary,
-    read_short_number, read_short_string, read_sized_value, read_text, read_typed_container,
-    reserve, type_id, wide_reals, Decoder, Packed, RawNodePath, RawText,
+use crate::decode::rules::{
+    godot2_special, read_container_count, read_float, read_header, read_int, read_node_path,
+    read_object_id, read_object_start, read_packed, read_packed_strings_count, read_rid,
+    read_short_dictionary, read_short_number, read_short_string, read_sized_value, read_text,
+    read_typed_container, reserve,
 };
+use crate::decode::{Packed, RawNodePath, RawText};
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
-use crate::header::{ContainerKind, ELEMENT_KIND_SHIFT, FLAG_64, VALUE_KIND_SHIFT};
+use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
 use crate::types::{Component, Generation, VariantType};
-use crate::wire::{Plain, Reader};
-use crate::{nested, within_depth, DecodeOptions, ValueBuilder};
+use crate::wire::Reader;
+use crate::{within_depth, DecodeOptions, StackRoom};
 
 /// Reads Godot values from bytes for serde (see [`crate::serde`] for the mapping).
 /// [`from_slice`](super::from_slice) is the usual way in.
@@ -84,13 +81,13 @@ impl<'de> Deserializer<'de> {
         expected: VariantType,
         hint: Hint,
         visitor: V,
-        read: impl FnOnce(&mut Self, u32, V) -> Result<V::Value, Error>,
+        read: impl FnOnce(&mut Self, Header, V) -> Result<V::Value, Error>,
     ) -> Result<V::Value, Error> {
         self.check_depth()?;
         let at = self.r.consumed();
         let generation = self.opts.generation;
-        match self.r.peek_u32() {
-            Some(header) if names_type(header, expected, generation) => {
+        match self.r.peek_u32().map(Header::from_word) {
+            Some(header) if header.names_type(expected, generation) => {
                 self.r.skip_unchecked(4);
                 read(self, header, visitor).map_err(|e| e.located(at))
             }
@@ -134,7 +131,7 @@ impl<'de> Deserializer<'de> {
             VariantType::Int,
             Hint::Any,
             visitor,
-            |de, header, visitor| visitor.visit_i64(read_int(&mut de.r, header & FLAG_64 != 0)?),
+            |de, header, visitor| visitor.visit_i64(read_int(&mut de.r, header.is_wide())?),
         )
     }
 
@@ -158,14 +155,14 @@ impl<'de> Deserializer<'de> {
             VariantType::Float,
             Hint::Any,
             visitor,
-            |de, header, visitor| visitor.visit_f64(read_float(&mut de.r, header & FLAG_64 != 0)?),
+            |de, header, visitor| visitor.visit_f64(read_float(&mut de.r, header.is_wide())?),
         )
     }
 
     /// A String, for a visitor of strings or identifiers: most texts (keys, names) are
     /// short and plain. Written out, not through [`short_or`](Self::short_or), whose error
-    /// check would then wrap the call of `short_text` as well (some 20 instructions a
-    /// message more where the text's visitor is inlined).
+    /// check would then wrap the call of `short_text` as well (more work per text where
+    /// the text's visitor is inlined).
     #[inline(always)]
     fn string<V: Visitor<'de>, const CHUNK: usize>(
         &mut self,
@@ -220,23 +217,23 @@ impl<'de> Deserializer<'de> {
         })
     }
 
-    /// Runs `visit` over a container's elements, one level deeper: on `nested`'s stack once
-    /// nesting is deep. (Per container, not per element: each element's seed is then called
-    /// from one place only, where it can be inlined.)
+    /// Runs `visit` over a container's elements, one level deeper: with room on the stack
+    /// ([`StackRoom::run`]) once nesting is deep. (Per container, not per element: each
+    /// element's seed is then called from one place only, where it can be inlined.)
     #[inline]
     fn inside<R>(&mut self, visit: impl FnOnce(&mut Self) -> R) -> R {
         self.depth += 1;
         let result = if self.depth < SHALLOW {
             visit(self)
         } else {
-            nested(|| visit(self))
+            StackRoom::CODEC.run(|| visit(self))
         };
         self.depth -= 1;
         result
     }
 
     #[inline(always)]
-    fn header(&mut self) -> Result<(VariantType, u32), Error> {
+    fn header(&mut self) -> Result<(VariantType, Header), Error> {
         self.check_depth()?;
         Ok(read_header(&mut self.r, self.opts.generation)?)
     }
@@ -283,7 +280,7 @@ impl<'de> Deserializer<'de> {
             if self
                 .r
                 .peek_u32()
-                .is_some_and(|h| type_id(h, generation) == nil)
+                .is_some_and(|word| Header::from_word(word).type_id(generation) == nil)
             {
                 self.header()?;
                 return visitor.visit_none();
@@ -295,10 +292,9 @@ impl<'de> Deserializer<'de> {
         }
         let header_at = self.r.consumed();
         let (t, header) = self.header()?;
-        let wide = wide_reals(header & FLAG_64 != 0, generation);
         match hint {
             Hint::Bytes if t == VariantType::PackedByteArray => {
-                let packed = read_packed(&mut self.r, t, wide)?;
+                let packed = read_packed(&mut self.r, t, header.wide_reals(generation))?;
                 visitor.visit_borrowed_bytes(packed.bytes)
             }
             Hint::Payload(expected) if t == expected.t => self.payload(expected, header, visitor),
@@ -328,12 +324,12 @@ impl<'de> Deserializer<'de> {
     fn payload<V: Visitor<'de>>(
         &mut self,
         expected: Payload,
-        header: u32,
+        header: Header,
         visitor: V,
     ) -> Result<V::Value, Error> {
         let t = expected.t;
-        let wide = wide_reals(header & FLAG_64 != 0, self.opts.generation);
-        match self.payload_bytes(t, wide, expected.wide)? {
+        let wide_reals = header.wide_reals(self.opts.generation);
+        match self.payload_bytes(t, wide_reals, expected.wide)? {
             Some(bytes) => visitor.visit_borrowed_bytes(bytes),
             // `payload_bytes` read nothing: the header is the 4 bytes before the cursor.
             None => self.any(t, header, self.r.consumed() - 4, visitor),
@@ -351,33 +347,32 @@ impl<'de> Deserializer<'de> {
 
     /// The payload of the math or packed type `t` as the Rust type holds it (its `real_t`
     /// components `f64` when `wide_target`), borrowed; `None` when the bytes hold it in the
-    /// other precision (`wide`: the header's flag).
+    /// other precision (`wide_reals`: the header's, see [`Header::wide_reals`]).
     #[inline(always)]
     fn payload_bytes(
         &mut self,
         t: VariantType,
-        wide: bool,
+        wide_reals: bool,
         wide_target: bool,
     ) -> Result<Option<&'de [u8]>, Error> {
         if t.math_components().is_some() {
-            return match math_payload_size(t, wide, wide_target) {
+            return match math_payload_size(t, wide_reals, wide_target) {
                 Some(size) => Ok(Some(self.r.take(size, t.name())?)),
                 None => Ok(None),
             };
         }
         let element_size = Packed::element_size(t, wide_target);
-        if element_size == 0 || Packed::element_size(t, wide) != element_size {
+        if element_size == 0 || Packed::element_size(t, wide_reals) != element_size {
             // A PackedStringArray (no plain elements), or vectors in the other precision.
             return Ok(None);
         }
-        Ok(Some(read_packed(&mut self.r, t, wide)?.bytes))
+        Ok(Some(read_packed(&mut self.r, t, wide_reals)?.bytes))
     }
 
     /// Reads (checks) a typed container's element types; the serde mapping drops them.
     #[inline(always)]
-    fn container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
-        const KIND_BITS: u32 = 0b1111 << ELEMENT_KIND_SHIFT;
-        if header & KIND_BITS == 0 || !self.opts.generation.has_typed_containers() {
+    fn container_types(&mut self, header: Header, shifts: &[u32]) -> Result<(), Error> {
+        if header.is_untyped_container(self.opts.generation) {
             // Untyped, the usual case: nothing to read, and no call.
             return Ok(());
         }
@@ -385,9 +380,9 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(never)]
-    fn typed_container_types(&mut self, header: u32, shifts: &[u32]) -> Result<(), Error> {
+    fn typed_container_types(&mut self, header: Header, shifts: &[u32]) -> Result<(), Error> {
         for &shift in shifts {
-            match container_kind(header, shift, self.opts.generation) {
+            match header.container_kind(shift, self.opts.generation) {
                 ContainerKind::Untyped => {}
                 kind => {
                     read_typed_container(&mut self.r, kind, self.opts.allow_objects)?;
@@ -408,12 +403,12 @@ impl<'de> Deserializer<'de> {
     fn any<V: Visitor<'de>>(
         &mut self,
         t: VariantType,
-        header: u32,
+        header: Header,
         header_at: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
         use VariantType as T;
-        let wide = header & FLAG_64 != 0;
+        let wide = header.is_wide();
         let r = &mut self.r;
         match t {
             T::Nil | T::Callable => visitor.visit_unit(),
@@ -430,19 +425,18 @@ impl<'de> Deserializer<'de> {
     fn any_other<V: Visitor<'de>>(
         &mut self,
         t: VariantType,
-        header: u32,
+        header: Header,
         header_at: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
         use VariantType as T;
         let generation = self.opts.generation;
-        let flag_64 = header & FLAG_64 != 0;
-        let wide = wide_reals(flag_64, generation);
+        let wide_reals = header.wide_reals(generation);
         let r = &mut self.r;
         match t {
             T::NodePath => visitor.visit_string(node_path_text(&read_node_path(r, generation)?)),
             T::Rid => visitor.visit_u64(read_rid(r, generation)?),
-            T::Object if flag_64 || !generation.has_object_payload() => {
+            T::Object if header.is_wide() || !generation.has_object_payload() => {
                 match read_object_id(r, generation)? {
                     0 => visitor.visit_unit(),
                     id => visitor.visit_u64(id),
@@ -485,21 +479,25 @@ impl<'de> Deserializer<'de> {
                 strings.visit(visitor)
             }
             _ => match t.math_components() {
-                Some((n, component)) => match (component, wide) {
+                Some((n, component)) => match (component, wide_reals) {
                     (Component::Real, true) => {
                         plain_seq::<f64, V>(r.take(n * 8, t.name())?, visitor)
                     }
                     (Component::I32, _) => plain_seq::<i32, V>(r.take(n * 4, t.name())?, visitor),
                     _ => plain_seq::<f32, V>(r.take(n * 4, t.name())?, visitor),
                 },
-                None => packed_seq(read_packed(r, t, wide)?, visitor),
+                None => packed_seq(read_packed(r, t, wide_reals)?, visitor),
             },
         }
     }
 
     /// A Dictionary after its header, as a visitor's map.
     #[inline(always)]
-    fn dictionary<V: Visitor<'de>>(&mut self, header: u32, visitor: V) -> Result<V::Value, Error> {
+    fn dictionary<V: Visitor<'de>>(
+        &mut self,
+        header: Header,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.container_types(header, &[ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT])?;
         let count = read_container_count(&mut self.r, "Dictionary count")?;
         self.entries(count, visitor)
@@ -573,329 +571,6 @@ fn math_payload_size(t: VariantType, wide: bool, wide_target: bool) -> Option<us
 /// The NodePath's text, as the engine's `String(NodePath)` writes it.
 fn node_path_text(path: &RawNodePath<'_>) -> String {
     crate::text::node_path_text(path.absolute, path.names(), path.subnames())
-}
-
-/// `value`, when the visitor took every element of its container.
-#[inline]
-fn whole<T>(left: usize, value: T) -> Result<T, Error> {
-    if left == 0 {
-        Ok(value)
-    } else {
-        Err(Error::message(format!(
-            "{left} more elements than the target takes"
-        )))
-    }
-}
-
-/// A packed array's plain element, handed to a visitor as what it is.
-trait Element<'de>: Plain {
-    type De: de::Deserializer<'de, Error = Error>;
-    fn into_de(self) -> Self::De;
-}
-
-macro_rules! scalar_elements {
-    ($($t:ty => $de:ident),*) => {$(
-        impl<'de> Element<'de> for $t {
-            type De = $de<Error>;
-            fn into_de(self) -> $de<Error> {
-                self.into_deserializer()
-            }
-        }
-    )*};
-}
-scalar_elements!(u8 => U8Deserializer, i32 => I32Deserializer, i64 => I64Deserializer,
-    f32 => F32Deserializer, f64 => F64Deserializer);
-
-/// A vector's or Color's components: a sequence.
-impl<'de, T: Plain + IntoDeserializer<'de, Error>, const N: usize> Element<'de> for [T; N] {
-    type De = SeqDeserializer<std::array::IntoIter<T, N>, Error>;
-    fn into_de(self) -> Self::De {
-        SeqDeserializer::new(self.into_iter())
-    }
-}
-
-/// Plain elements in the input's bytes, read one by one.
-struct PlainSeq<'de, T> {
-    bytes: &'de [u8],
-    _element: std::marker::PhantomData<T>,
-}
-
-impl<'de, T: Element<'de>> SeqAccess<'de> for PlainSeq<'de, T> {
-    type Error = Error;
-
-    fn next_element_seed<S: DeserializeSeed<'de>>(
-        &mut self,
-        seed: S,
-    ) -> Result<Option<S::Value>, Error> {
-        if self.bytes.is_empty() {
-            return Ok(None);
-        }
-        let (element, rest) = self.bytes.split_at(T::SIZE);
-        self.bytes = rest;
-        seed.deserialize(T::from_le(element).into_de()).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.bytes.len() / T::SIZE)
-    }
-}
-
-/// A visitor's sequence of the plain `T`s in `bytes` (a whole number of them).
-fn plain_seq<'de, T: Element<'de>, V: Visitor<'de>>(
-    bytes: &'de [u8],
-    visitor: V,
-) -> Result<V::Value, Error> {
-    let mut seq = PlainSeq::<T> {
-        bytes,
-        _element: std::marker::PhantomData,
-    };
-    let value = visitor.visit_seq(&mut seq)?;
-    whole(seq.bytes.len() / T::SIZE, value)
-}
-
-/// A packed array of plain elements, as a visitor's sequence of them.
-fn packed_seq<'de, V: Visitor<'de>>(p: Packed<'de>, visitor: V) -> Result<V::Value, Error> {
-    use VariantType as T;
-    match (p.array_type, p.wide) {
-        (T::PackedByteArray, _) => plain_seq::<u8, V>(p.bytes, visitor),
-        (T::PackedInt32Array, _) => plain_seq::<i32, V>(p.bytes, visitor),
-        (T::PackedInt64Array, _) => plain_seq::<i64, V>(p.bytes, visitor),
-        (T::PackedFloat32Array, _) => plain_seq::<f32, V>(p.bytes, visitor),
-        (T::PackedFloat64Array, _) => plain_seq::<f64, V>(p.bytes, visitor),
-        (T::PackedColorArray, _) => plain_seq::<[f32; 4], V>(p.bytes, visitor),
-        (T::PackedVector2Array, false) => plain_seq::<[f32; 2], V>(p.bytes, visitor),
-        (T::PackedVector2Array, true) => plain_seq::<[f64; 2], V>(p.bytes, visitor),
-        (T::PackedVector3Array, false) => plain_seq::<[f32; 3], V>(p.bytes, visitor),
-        (T::PackedVector3Array, true) => plain_seq::<[f64; 3], V>(p.bytes, visitor),
-        (_, false) => plain_seq::<[f32; 4], V>(p.bytes, visitor),
-        (_, true) => plain_seq::<[f64; 4], V>(p.bytes, visitor),
-    }
-}
-
-/// An Array's elements, or a PackedStringArray's strings (borrowed).
-struct Items<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    left: usize,
-    hint: usize,
-    strings: bool,
-}
-
-impl<'de> Items<'_, 'de> {
-    fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
-        let value = visitor.visit_seq(&mut self)?;
-        whole(self.left, value)
-    }
-}
-
-impl<'de> SeqAccess<'de> for Items<'_, 'de> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<S: DeserializeSeed<'de>>(
-        &mut self,
-        seed: S,
-    ) -> Result<Option<S::Value>, Error> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        if self.strings {
-            let text = read_text(&mut self.de.r)?;
-            return seed
-                .deserialize(BorrowedStrDeserializer::new(text))
-                .map(Some);
-        }
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.hint)
-    }
-}
-
-/// A Dictionary's entries, or with `PROPERTIES` a full object's properties (keys are then
-/// names, and the `script` property's value is checked as the decoder checks it). A const
-/// parameter rather than a field, so that a Dictionary's entries (the common case) test
-/// nothing of it per entry.
-struct Entries<'a, 'de, const PROPERTIES: bool> {
-    de: &'a mut Deserializer<'de>,
-    left: usize,
-    hint: usize,
-    /// A key was read and its value not yet.
-    value_pending: bool,
-    /// The pending value is a full object's `script`.
-    script_pending: bool,
-}
-
-impl<'a, 'de, const PROPERTIES: bool> Entries<'a, 'de, PROPERTIES> {
-    fn new(de: &'a mut Deserializer<'de>, left: usize, hint: usize) -> Self {
-        Entries {
-            de,
-            left,
-            hint,
-            value_pending: false,
-            script_pending: false,
-        }
-    }
-
-    fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
-        let value = visitor.visit_map(&mut self)?;
-        whole(self.left + usize::from(self.value_pending), value)
-    }
-}
-
-impl<'de, const PROPERTIES: bool> MapAccess<'de> for Entries<'_, 'de, PROPERTIES> {
-    type Error = Error;
-
-    #[inline]
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        self.value_pending = true;
-        if PROPERTIES {
-            let name = read_text(&mut self.de.r)?;
-            self.script_pending = is_script_path_property(name, self.de.opts.generation);
-            return seed
-                .deserialize(BorrowedStrDeserializer::new(name))
-                .map(Some);
-        }
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    #[inline]
-    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
-        self.value_pending = false;
-        if PROPERTIES && std::mem::take(&mut self.script_pending) {
-            check_script(self.de)?;
-        }
-        seed.deserialize(&mut *self.de)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.hint)
-    }
-}
-
-/// A full object's `script` property, about to be read: nil or a `res://` path, checked
-/// on the value model as the decoder checks it.
-fn check_script(de: &mut Deserializer<'_>) -> Result<(), Error> {
-    let value_at = de.r.consumed();
-    let mut values = ValueBuilder;
-    let value = Decoder::new(de.r.clone(), &de.opts, &mut values).value(de.depth)?;
-    check_script_value(&value).map_err(|kind| de.r.error_at(value_at, kind))?;
-    Ok(())
-}
-
-/// The keys of a full object's map.
-const OBJECT_FIELDS: [&str; 2] = ["class", "properties"];
-
-/// A full object as a map: its class, then its properties.
-struct ObjectFields<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    class: &'de str,
-    properties: usize,
-    hint: usize,
-    /// Index in `OBJECT_FIELDS` of the next key.
-    next: usize,
-}
-
-impl<'de> MapAccess<'de> for ObjectFields<'_, 'de> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        match OBJECT_FIELDS.get(self.next) {
-            Some(&key) => seed
-                .deserialize(BorrowedStrDeserializer::new(key))
-                .map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
-        self.next += 1;
-        if self.next == 1 {
-            seed.deserialize(BorrowedStrDeserializer::new(self.class))
-        } else {
-            seed.deserialize(Properties {
-                entries: Entries::new(&mut *self.de, self.properties, self.hint),
-            })
-        }
-    }
-}
-
-/// A full object's properties, as a map of names to values.
-struct Properties<'a, 'de> {
-    entries: Entries<'a, 'de, true>,
-}
-
-impl<'de> de::Deserializer<'de> for Properties<'_, 'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.entries.visit(visitor)
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
-}
-
-/// A field of a value handed over as a map (a Signal, a Godot 2 Image or InputEvent).
-enum Field<'de> {
-    Str(&'de str),
-    U64(u64),
-    I64(i64),
-    F64(f64),
-    /// A PackedByteArray's bytes: a sequence of `u8`, or bytes for a visitor of bytes.
-    Bytes(Vec<u8>),
-}
-
-impl<'de> IntoDeserializer<'de, Error> for Field<'de> {
-    type Deserializer = Self;
-    fn into_deserializer(self) -> Self {
-        self
-    }
-}
-
-impl<'de> de::Deserializer<'de> for Field<'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self {
-            Field::Str(s) => visitor.visit_borrowed_str(s),
-            Field::U64(x) => visitor.visit_u64(x),
-            Field::I64(i) => visitor.visit_i64(i),
-            Field::F64(f) => visitor.visit_f64(f),
-            Field::Bytes(b) => visitor.visit_seq(SeqDeserializer::new(b.into_iter())),
-        }
-    }
-
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_byte_buf(visitor)
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self {
-            Field::Bytes(b) => visitor.visit_byte_buf(b),
-            other => other.deserialize_any(visitor),
-        }
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
 }
 
 /// An enum variant with content: the one entry of a Dictionary, `{variant: content}`.
@@ -1011,10 +686,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         };
         // A math type in the Rust type's precision: its payload, borrowed.
         let read_short = |r: &mut Reader<'de>, generation| {
-            let size = |header| {
-                let wide = wide_reals(header & FLAG_64 != 0, generation);
-                math_payload_size(p.t, wide, p.wide)
-            };
+            let size =
+                |header: Header| math_payload_size(p.t, header.wide_reals(generation), p.wide);
             read_sized_value(r, p.t, generation, size)
         };
         let visit =

@@ -9,11 +9,12 @@ use crate::error::EncodeErrorKind;
 use crate::types::VariantType;
 use crate::value::ContainerType;
 use crate::wire::plain_items;
-use crate::{nested, EncodeOptions, Encoder};
+use crate::{EncodeOptions, Encoder, StackRoom};
 
 /// Containers nested less deeply than this run on the current stack; deeper ones each run
-/// on `nested`'s, which costs a check of the stack per level. Few: a level of an unoptimized
-/// build takes some 20 KiB of stack, and threads with small stacks (256 KiB) must hold them.
+/// with room on the stack ([`StackRoom::run`]), which costs a check of the stack per
+/// level. Few: a level of an unoptimized build takes many KiB of stack, and threads with
+/// small stacks (256 KiB) must hold them.
 pub(super) const SHALLOW: usize = 8;
 
 /// Writes serde's data model as Godot values into a `Vec<u8>` (see [`crate::serde`] for
@@ -49,7 +50,7 @@ impl<'o> Serializer<'o> {
         if self.depth < SHALLOW {
             value.serialize(self)
         } else {
-            nested(|| value.serialize(self))
+            StackRoom::CODEC.run(|| value.serialize(self))
         }
     }
 
