@@ -1,4 +1,4 @@
-//! Layer: engine memory. Engine buffers made without the engine's zero-fill: the memory of
+//! Engine buffers made without the engine's zero-fill: the memory of
 //! a String or of a packed array, allocated by the engine's allocator and laid out as the
 //! engine's copy-on-write buffer (`CowData`), for the binding to fill.
 //!
@@ -35,7 +35,7 @@ use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::wire::{prefetch_line, TEXT_WINDOW};
 
-use crate::engine_layout::{self, Probe, Verdict};
+use crate::engine::probes::{self, Probe, Verdict};
 
 /// Where the header words sit, counted back from the data, in bytes.
 const REF_COUNT_BEFORE: usize = 32;
@@ -144,7 +144,7 @@ pub struct Buffers {
 /// The probe's verdict and, when the layout is in use, the allocator.
 fn probed() -> &'static (Verdict, Option<Buffers>) {
     static PROBED: OnceLock<(Verdict, Option<Buffers>)> = OnceLock::new();
-    PROBED.get_or_init(|| engine_layout::check(Probe::Buffers, &[], Buffers::find))
+    PROBED.get_or_init(|| probes::check(Probe::Buffers, &[], Buffers::find))
 }
 
 /// The allocator, if the engine's buffers are laid out as this module expects.

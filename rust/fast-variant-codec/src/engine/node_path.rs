@@ -1,11 +1,11 @@
-//! Layer: engine memory. NodePaths made from their names, in the engine's own layout.
+//! NodePaths made from their names, in the engine's own layout.
 //!
 //! The interface makes a NodePath only from its text, which the engine then parses into
 //! names again, or (as the fallback here does) through the engine's `bytes_to_var` of the
 //! NodePath's bytes: either costs more than the engine's own decoder, which hands the names
 //! it read to `NodePath(names, subnames, absolute)`. Here the NodePath is made as that
 //! constructor makes it: its names as StringNames (the interface's constructors), in
-//! `Vector<StringName>` buffers of the engine's `CowData` layout ([`cow`]), in a data
+//! `Vector<StringName>` buffers of the engine's `CowData` layout ([`cow_data`]), in a data
 //! block like the one `memnew(Data)` gives.
 //!
 //! The layout (core/string/node_path.h and core/templates/vector.h, Godot 4.4 to 4.6): a
@@ -31,10 +31,10 @@ use godot::builtin::{NodePath, StringName, Variant};
 use godot::meta::ToGodot;
 use godot::sys::GodotFfi;
 
-use crate::cow::{self, Buffers};
-use crate::engine_layout::{self, Probe, Verdict};
-use crate::raw::ffi;
-use crate::text::string_name;
+use crate::engine::cow_data::{self, Buffers};
+use crate::engine::ffi::ffi;
+use crate::engine::probes::{self, Probe, Verdict};
+use crate::engine::string::string_name;
 
 /// The engine versions whose sources lay a NodePath out as the offsets below say.
 const LAYOUT_VERSIONS: RangeInclusive<(i64, i64)> = (4, 4)..=(4, 6);
@@ -71,10 +71,13 @@ fn probed() -> &'static (Verdict, Option<NodePaths>) {
             detail: String::new(),
         };
         let variant = ffi().verdict(Probe::Variant).unwrap_or(&not_run);
-        engine_layout::check(
+        probes::check(
             Probe::NodePaths,
-            &[(Probe::Variant, variant), (Probe::Buffers, cow::verdict())],
-            |wrong| match cow::buffers() {
+            &[
+                (Probe::Variant, variant),
+                (Probe::Buffers, cow_data::verdict()),
+            ],
+            |wrong| match cow_data::buffers() {
                 Some(buffers) => NodePaths::find(buffers, wrong),
                 None => Err("not run: no buffers".into()),
             },
@@ -123,7 +126,7 @@ unsafe fn names_in(data: *const u8, at: usize) -> (*const StringName, usize) {
         if buffer.is_null() {
             return (buffer, 0);
         }
-        (buffer, cow::size_word(buffer.cast()) as usize)
+        (buffer, cow_data::size_word(buffer.cast()) as usize)
     }
 }
 
@@ -138,7 +141,7 @@ impl NodePaths {
     /// looked for one byte off, where the block holds `hash_cache_valid`), then makes the
     /// same path here and has the engine compare the two.
     fn find(buffers: &'static Buffers, wrong: bool) -> Result<(NodePaths, String), String> {
-        let (major, minor, _) = engine_layout::engine_version();
+        let (major, minor, _) = probes::engine_version();
         if !LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s NodePaths are not known to be laid out as \

@@ -1,7 +1,7 @@
-//! Layer: engine memory. Which of the engine-layout fast paths this process uses, and why.
+//! Which of the engine-layout fast paths this process uses, and why.
 //!
 //! The binding reads and makes some engine values through their memory layout instead of
-//! the GDExtension interface ([`raw`](crate::raw), [`cow`](crate::cow)). Each layout is
+//! the GDExtension interface ([`ffi`](crate::engine::ffi), [`cow_data`](crate::engine::cow_data)). Each layout is
 //! used only after a probe at start-up has checked it on the running engine, and every
 //! probe has a fallback through the public interface. This module holds what decides
 //! whether a probe runs at all and what it found:
@@ -18,7 +18,7 @@
 //! No probe reads memory outside a block it owns or that the engine handed it: Variants
 //! and containers it made, the words of a buffer it allocated itself, and the entry of a
 //! dictionary whose value the engine returned and that dictionary's own block, on the
-//! engine versions whose sources lay them out (see `raw`).
+//! engine versions whose sources lay them out (see `ffi`).
 
 use std::sync::OnceLock;
 
@@ -236,22 +236,4 @@ pub fn engine_version() -> (i64, i64, i64) {
         };
         (number("major"), number("minor"), number("patch"))
     })
-}
-
-/// Whether any fast path is in use in this process.
-pub fn uses_engine_layout() -> bool {
-    crate::raw::verdicts().iter().any(|(_, v)| v.in_use)
-}
-
-/// Every probe's verdict, by name, as `get_engine_layout_report` returns it.
-pub fn report() -> VarDictionary {
-    let mut report = VarDictionary::new();
-    for (probe, verdict) in crate::raw::verdicts() {
-        let mut entry = VarDictionary::new();
-        entry.set("ok", verdict.ok);
-        entry.set("in_use", verdict.in_use);
-        entry.set("detail", verdict.detail.as_str());
-        report.set(probe.name(), &entry);
-    }
-    report
 }

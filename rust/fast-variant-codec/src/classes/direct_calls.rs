@@ -1,4 +1,4 @@
-//! Layer: class. `FastVariantCodec`'s per-value methods — `encode`, `decode` and the static
+//! `FastVariantCodec`'s per-value methods — `encode`, `decode` and the static
 //! `var_to_bytes`, `bytes_to_var` — and the batches `encode_batch`, `decode_batch`,
 //! registered by hand rather than as `#[func]`s.
 //!
@@ -7,7 +7,7 @@
 //! from one value up. A `#[func]` wrapper copies the `PackedByteArray` argument (a
 //! reference taken and dropped, two engine calls), guards the call, and moves the result
 //! through its layers, 16 bytes at a time: each move of words just written is a wait (see
-//! `read::Item`). An instance method's receiver costs more still: gdext clones the
+//! `variant_builder::Item`). An instance method's receiver costs more still: gdext clones the
 //! instance's `Gd` and checks its class by name on every call
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
 //! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
@@ -20,11 +20,9 @@
 //!
 //! Their editor help is registered here too (gdext builds it from `#[func]`s only).
 
-use std::cell::Cell;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use godot::builtin::{
     AnyArray, Array, PackedByteArray, StringName, VarArray, Variant, VariantType,
@@ -38,48 +36,16 @@ use godot::register::private::method::ClassMethodInfo;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
-use crate::batch;
-use crate::codec_class::{
+use crate::classes::batch;
+use crate::classes::codec_class::{
     engine_decode_options, engine_encode_options, guarded, panic_failure, FastVariantCodec,
 };
-use crate::cow;
-use crate::failure::Failure;
-use crate::raw::ffi;
-use crate::read;
-use crate::write::{encode_into, WriteMode};
-
-thread_local! {
-    /// The failure of this thread's last static call; `None` after a success.
-    static LAST_FAILURE: KeptFailure = const { KeptFailure(Cell::new(None)) };
-}
-
-/// How many threads' [`LAST_FAILURE`] hold a failure. While none does, a successful call
-/// has nothing to clear and leaves the thread-local alone: reaching it costs a call (the
-/// library's thread-locals are reached through the dynamic TLS model) and a check of its
-/// state, which one small value per call notices. A thread that holds a failure has counted
-/// it before it reads the count, so it always sees its own.
-static THREADS_FAILED: AtomicUsize = AtomicUsize::new(0);
-
-/// A thread's failure, counted in [`THREADS_FAILED`] while it is held.
-struct KeptFailure(Cell<Option<Box<Failure>>>);
-
-impl KeptFailure {
-    fn set(&self, failure: Option<Box<Failure>>) {
-        let now = failure.is_some();
-        let before = self.0.replace(failure).is_some();
-        match (before, now) {
-            (false, true) => THREADS_FAILED.fetch_add(1, Ordering::Relaxed),
-            (true, false) => THREADS_FAILED.fetch_sub(1, Ordering::Relaxed),
-            _ => 0,
-        };
-    }
-}
-
-impl Drop for KeptFailure {
-    fn drop(&mut self) {
-        self.set(None);
-    }
-}
+use crate::classes::failure::Failure;
+use crate::classes::last_failure::finish_static;
+use crate::convert::variant_builder;
+use crate::convert::variant_writer::{encode_into, WriteMode};
+use crate::engine::cow_data;
+use crate::engine::ffi::ffi;
 
 /// What the engine is told of the [`Method`] `$m`: its name, signature, defaults and call
 /// functions. A macro, not a generic function: gdext's bound on the argument types
@@ -124,27 +90,6 @@ pub fn register() {
     for method in methods {
         method.register_extension_class_method();
     }
-}
-
-/// The error code and message of this thread's last static call (`None`: it succeeded, or
-/// there was none).
-pub fn last_failure<R>(read: impl FnOnce(Option<&Failure>) -> R) -> R {
-    LAST_FAILURE.with(|kept| {
-        let failure = kept.0.take();
-        let result = read(failure.as_deref());
-        kept.0.set(failure);
-        result
-    })
-}
-
-/// Records the outcome of a static call for this thread.
-#[inline(always)]
-fn finish_static<T>(outcome: Result<T, Failure>) {
-    if outcome.is_ok() && THREADS_FAILED.load(Ordering::Relaxed) == 0 {
-        return;
-    }
-    let failure = outcome.err().map(Box::new);
-    LAST_FAILURE.with(|kept| kept.set(failure));
 }
 
 /// The check of a varcall's arguments: `min..=types.len()` of them, each of its type in
@@ -280,7 +225,7 @@ unsafe fn try_decode_bytes(
         bytes
     };
     // SAFETY: the caller's array (as it promises), or the one held above.
-    let borrowed = unsafe { cow::elements_at::<u8>(bytes) };
+    let borrowed = unsafe { cow_data::elements_at::<u8>(bytes) };
     // Without the layout, a copy of the array (a reference) that gdext reads.
     let copy;
     let input = match borrowed {
@@ -301,7 +246,7 @@ unsafe fn try_decode_bytes(
             )
         })?;
     // SAFETY: the caller's promise.
-    Ok(unsafe { read::decode_into(&input[start..], start, opts, ret) }?)
+    Ok(unsafe { variant_builder::decode_into(&input[start..], start, opts, ret) }?)
 }
 
 /// Encodes `value` into the PackedByteArray at `ret` (a type pointer); empty on error.
@@ -318,7 +263,7 @@ unsafe fn encode_value(
     // makes the call; any other is emptied first (known by its layout; without it,
     // `encode_into` resizes what it is given).
     // SAFETY: the caller's live array, read.
-    if unsafe { cow::elements_at::<u8>(ret) }.is_some_and(|bytes| !bytes.is_empty()) {
+    if unsafe { cow_data::elements_at::<u8>(ret) }.is_some_and(|bytes| !bytes.is_empty()) {
         // SAFETY: the caller's live array.
         unsafe { empty_bytes(ret) };
     }
@@ -973,42 +918,3 @@ const METHODS_XML: &str = r#"
   </description>
 </method>
 "#;
-
-#[cfg(test)]
-mod tests {
-    use godot::global::Error;
-
-    use super::*;
-
-    /// The tests of static calls' failures, one at a time: they count the failures of all
-    /// threads.
-    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-    #[test]
-    fn a_failure_is_kept_until_the_next_call() {
-        let _serial = SERIAL.lock().unwrap();
-        finish_static::<()>(Err(Failure::new(
-            Error::ERR_FILE_EOF,
-            "cut short at byte 4",
-        )));
-        let read = |f: Option<&Failure>| f.map(|f| (f.error, f.message.clone()));
-        let expected = Some((Error::ERR_FILE_EOF, "cut short at byte 4".to_string()));
-        assert_eq!(last_failure(read), expected);
-        assert_eq!(last_failure(read), expected, "reading leaves it");
-        finish_static(Ok(()));
-        assert_eq!(last_failure(read), None);
-    }
-
-    #[test]
-    fn a_thread_that_ends_holding_a_failure_is_no_longer_counted() {
-        let _serial = SERIAL.lock().unwrap();
-        let before = THREADS_FAILED.load(Ordering::Relaxed);
-        std::thread::spawn(|| {
-            finish_static::<()>(Err(Failure::new(Error::ERR_INVALID_DATA, "at byte 0")));
-            assert!(THREADS_FAILED.load(Ordering::Relaxed) >= 1);
-        })
-        .join()
-        .unwrap();
-        assert_eq!(THREADS_FAILED.load(Ordering::Relaxed), before);
-    }
-}

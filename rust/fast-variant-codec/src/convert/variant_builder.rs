@@ -1,16 +1,16 @@
-//! Layer: builder/writer. Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
+//! Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
 //! and calls this builder, which makes each engine value as it goes (no intermediate value
 //! model for the common types; packed arrays copied in bulk into their memory).
 //!
 //! What the codec works out on its own value model (typed containers' conversions, full
 //! objects, the math types) arrives as a [`Value`] and is made by
-//! [`to_variant`](crate::to_variant). Runs on the calling thread: it creates the engine
+//! [`to_variant`](crate::convert::to_variant). Runs on the calling thread: it creates the engine
 //! values for that thread.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::text::string_name;
+use crate::engine::string::string_name;
 use godot::builtin::{
     Color, GString, PackedArray, PackedByteArray, PackedStringArray, PackedVector2Array,
     PackedVector3Array, PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2,
@@ -27,12 +27,12 @@ use godot_variant_codec::{
     RawNodePath, RawText, Reals, Value, VariantType as WireType,
 };
 
-use crate::cow;
-use crate::node_path;
-use crate::parallel;
-use crate::raw::{ffi, Ffi};
-use crate::to_variant::{self, element_spec, ToVariantError};
-use crate::typed_containers::{typed_array, typed_dictionary, ElementSpec};
+use crate::convert::to_variant::{self, element_spec, ToVariantError};
+use crate::engine::cow_data;
+use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::node_path;
+use crate::engine::parallel;
+use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 /// Why bytes could not be made into a value (see [`ReadErrorKind`]). Boxed: every call of
 /// the decoder returns it in a `Result`, which so stays little more than the Variant it
@@ -665,7 +665,7 @@ impl Build for VariantBuilder {
     fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Item, ReadError> {
         let mut array = PackedStringArray::new();
         // SAFETY: a new array; every slot is written below.
-        let slots = unsafe { cow::sized(&mut array, strings.len()) } as usize;
+        let slots = unsafe { cow_data::sized(&mut array, strings.len()) } as usize;
         let slot = |i: usize| (slots as *mut GString).wrapping_add(i);
         let ffi = self.ffi;
         let first_invalid = AtomicUsize::new(usize::MAX);
@@ -912,7 +912,7 @@ fn filled<T: PackedElement>(count: usize, fill: impl FnOnce(&mut [T])) -> Packed
     let mut array = PackedArray::<T>::new();
     // SAFETY: a new array of plain elements, all written by `fill` before it is read.
     unsafe {
-        let data = cow::sized(&mut array, count);
+        let data = cow_data::sized(&mut array, count);
         fill(std::slice::from_raw_parts_mut(data, count));
     }
     array
@@ -926,7 +926,7 @@ fn filled_variant<T: PackedElement>(
     count: usize,
     fill: impl FnOnce(&mut [T]),
 ) -> Variant {
-    if let (Some(buffers), true) = (cow::buffers(), count > 0) {
+    if let (Some(buffers), true) = (cow_data::buffers(), count > 0) {
         let ffi = ffi();
         let made = ffi.default_variant(t);
         // SAFETY: `made` is a new Variant of type `t`: its packed array (a `Vector<T>`, what
@@ -1017,7 +1017,7 @@ fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_
 
 /// The bytes of an input PackedByteArray, read in place.
 pub fn input(bytes: &PackedByteArray) -> &[u8] {
-    cow::elements_of(bytes)
+    cow_data::elements_of(bytes)
 }
 
 /// Decodes the value at the start of `bytes` (a window of a larger input starting at

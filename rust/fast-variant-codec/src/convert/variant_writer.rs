@@ -1,9 +1,9 @@
-//! Layer: builder/writer. Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
+//! Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
 //! [`Encoder`], making the choices the engine's `encode_variant` (core/io/marshalls.cpp)
 //! makes on the way: what an object becomes in id and in full mode, what a typed
 //! container's element type is written as, and where nesting stops.
 //!
-//! The walk reads values in place (see [`raw`](crate::raw)): no intermediate value model,
+//! The walk reads values in place (see [`ffi`](crate::engine::ffi)): no intermediate value model,
 //! no Rust `String` per string (UTF-32 characters go to UTF-8 straight into the output),
 //! packed arrays copied in bulk from their memory. It runs on the calling thread, which
 //! the engine values belong to.
@@ -30,12 +30,12 @@ use godot_variant_codec::{
     VariantType as WireType, SCRIPT_PROPERTY,
 };
 
-use crate::cow;
-use crate::node_path::{self, NodePathParts};
-use crate::parallel;
-use crate::raw::{ffi, Ffi};
-use crate::stack_room;
-use crate::text::Utf32;
+use crate::convert::stack_room;
+use crate::convert::utf8_text::Utf32;
+use crate::engine::cow_data;
+use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::node_path::{self, NodePathParts};
+use crate::engine::parallel;
 
 /// How many strings ahead of the one being written a PackedStringArray's characters are
 /// asked for (`Ffi::prefetch_chars`): enough to cover a wait for memory.
@@ -306,56 +306,56 @@ impl<S: Sink> VariantWriter<S> {
             VariantType::PACKED_BYTE_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
-                self.enc.packed_bytes(cow::elements_of(&a))?;
+                self.enc.packed_bytes(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_INT32_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
-                self.enc.packed_int32s(cow::elements_of(&a))?;
+                self.enc.packed_int32s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_INT64_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
-                self.enc.packed_int64s(cow::elements_of(&a))?;
+                self.enc.packed_int64s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_FLOAT32_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
-                self.enc.packed_float32s(cow::elements_of(&a))?;
+                self.enc.packed_float32s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_FLOAT64_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
-                self.enc.packed_float64s(cow::elements_of(&a))?;
+                self.enc.packed_float64s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_STRING_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
-                self.strings(cow::elements_of(&a), depth)?;
+                self.strings(cow_data::elements_of(&a), depth)?;
             }
             VariantType::PACKED_VECTOR2_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
-                let items = plain::<Vector2, [f32; 2]>(cow::elements_of(&a));
+                let items = plain::<Vector2, [f32; 2]>(cow_data::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector2Array, items)?;
             }
             VariantType::PACKED_VECTOR3_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
-                let items = plain::<Vector3, [f32; 3]>(cow::elements_of(&a));
+                let items = plain::<Vector3, [f32; 3]>(cow_data::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector3Array, items)?;
             }
             VariantType::PACKED_COLOR_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
-                self.enc.packed_colors(plain(cow::elements_of(&a)))?;
+                self.enc.packed_colors(plain(cow_data::elements_of(&a)))?;
             }
             VariantType::PACKED_VECTOR4_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
-                let items = plain::<Vector4, [f32; 4]>(cow::elements_of(&a));
+                let items = plain::<Vector4, [f32; 4]>(cow_data::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector4Array, items)?;
             }

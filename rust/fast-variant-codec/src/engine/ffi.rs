@@ -1,4 +1,4 @@
-//! Layer: engine memory. Direct access to engine values, for the walks that touch every element: a Variant's
+//! Direct access to engine values, for the walks that touch every element: a Variant's
 //! type and the value inside it, an Array's elements and a Dictionary's entries in place,
 //! a String's UTF-32 characters in place, Variants made without a call into the engine.
 //!
@@ -23,7 +23,7 @@
 //!   Dictionary's entries' (elements of a list, each holding its key and value). Each is
 //!   used only after a probe at start-up has checked it against the engine's own functions
 //!   on sample values; if a probe fails, what it covers goes through the interface. Safe
-//!   mode and the test variables are decided in [`engine_layout`](crate::engine_layout).
+//!   mode and the test variables are decided in [`probes`](crate::engine::probes).
 //!
 //! Read-only containers: Godot 4.4's `Array::operator[] const` hands out a read-only
 //! array's elements through one scratch Variant, one at a time; later versions hand out the
@@ -46,8 +46,9 @@ use godot::builtin::{
 use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
 
-use crate::cow::Buffers;
-use crate::engine_layout::{self, Probe, Verdict};
+use crate::engine::cow_data::Buffers;
+use crate::engine::probes::{self, Probe, Verdict};
+use crate::engine::string::{gstring, starts_with_bom};
 
 /// The engine's number of Variant types this build knows (`Variant::VARIANT_MAX`).
 const TYPES: usize = sys::GDEXTENSION_VARIANT_TYPE_VARIANT_MAX as usize;
@@ -103,7 +104,7 @@ pub struct Ffi {
     arrays_contiguous: bool,
     /// The probe's verdict: a read-only Array hands out its elements in place.
     read_only_arrays_in_place: bool,
-    /// Strings made directly, when the engine's buffers are laid out as `cow` expects.
+    /// Strings made directly, when the engine's buffers are laid out as `cow_data` expects.
     buffers: Option<&'static Buffers>,
     /// What each probe of this module found.
     verdicts: Vec<(Probe, Verdict)>,
@@ -183,28 +184,12 @@ pub fn ffi() -> &'static Ffi {
             entry_layout: false,
             arrays_contiguous: false,
             read_only_arrays_in_place: false,
-            buffers: crate::cow::buffers(),
+            buffers: crate::engine::cow_data::buffers(),
             verdicts: Vec::new(),
         };
         ffi.run_probes();
         ffi
     })
-}
-
-/// Runs every engine-layout probe (this module's, [`cow`](crate::cow)'s and
-/// [`node_path`](crate::node_path)'s) now, on the calling thread: at start-up, on the main
-/// thread, so that none runs later inside a call, on whatever thread makes it.
-pub fn run_probes() {
-    verdicts();
-}
-
-/// Every probe's verdict (this module's, [`cow`](crate::cow)'s and
-/// [`node_path`](crate::node_path)'s), in [`Probe::ALL`]'s order.
-pub fn verdicts() -> Vec<(Probe, &'static Verdict)> {
-    let mut all: Vec<(Probe, &Verdict)> = ffi().verdicts.iter().map(|(p, v)| (*p, v)).collect();
-    all.push((Probe::Buffers, crate::cow::verdict()));
-    all.push((Probe::NodePaths, crate::node_path::verdict()));
-    all
 }
 
 /// A Variant's 24 bytes as three words.
@@ -344,10 +329,10 @@ fn owns_nothing(t: VariantType) -> bool {
 }
 
 impl Ffi {
-    /// Runs this module's probes, each as [`engine_layout::check`] decides, in the order
+    /// Runs this module's probes, each as [`probes::check`] decides, in the order
     /// of their dependencies.
     fn run_probes(&mut self) {
-        let (variant, found) = engine_layout::check(Probe::Variant, &[], |wrong| {
+        let (variant, found) = probes::check(Probe::Variant, &[], |wrong| {
             self.probe_layout(if wrong {
                 VALUE_OFFSET + 8
             } else {
@@ -355,11 +340,11 @@ impl Ffi {
             })
         });
         self.layout = found.is_some();
-        let (arrays, found) = engine_layout::check(Probe::ArrayElements, &[], |wrong| {
+        let (arrays, found) = probes::check(Probe::ArrayElements, &[], |wrong| {
             self.probe_arrays_contiguous(if wrong { 2 } else { 1 })
         });
         self.arrays_contiguous = found.is_some();
-        let (read_only_arrays, found) = engine_layout::check(
+        let (read_only_arrays, found) = probes::check(
             Probe::ReadOnlyArrays,
             &[(Probe::ArrayElements, &arrays)],
             |wrong| self.probe_read_only_arrays(if wrong { 2 } else { 1 }),
@@ -367,7 +352,7 @@ impl Ffi {
         self.read_only_arrays_in_place = found.is_some();
         // The wrong layout looks for the list's head one word early, where the map keeps
         // its hashes' address: still inside the `DictionaryPrivate` the probe made.
-        let (entries, found) = engine_layout::check(
+        let (entries, found) = probes::check(
             Probe::DictionaryEntries,
             &[(Probe::Variant, &variant)],
             |wrong| {
@@ -595,7 +580,7 @@ impl Ffi {
     /// dictionary's block (which holds the map and two container types after it); it
     /// follows no address it read.
     fn probe_entry_layout(&self, head_offset: usize) -> Result<((), String), String> {
-        let (major, minor, _) = engine_layout::engine_version();
+        let (major, minor, _) = probes::engine_version();
         if !ENTRY_LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s dictionary entries are not known to be laid \
@@ -897,7 +882,7 @@ impl Ffi {
 
     /// Sizes the empty PackedByteArray at `bytes` (an engine `PackedByteArray*`) to `size`
     /// bytes for the caller to overwrite entirely, and returns its memory (not zero-filled
-    /// when made directly, see [`cow`](crate::cow)); empty if it could not be allocated.
+    /// when made directly, see [`cow_data`](crate::engine::cow_data)); empty if it could not be allocated.
     ///
     /// # Safety
     /// `bytes` must point to an empty PackedByteArray held only by the caller that outlives
@@ -1164,7 +1149,7 @@ impl Ffi {
     /// Makes the String `text` in `slot`, which holds an empty String (owning nothing) or
     /// nothing yet, holding exactly the characters of `text` (decoded text, which holds no
     /// NUL: it ends at the first). When the engine's layout is known its characters are
-    /// written into a buffer made directly (see [`cow`](crate::cow)); else the engine's
+    /// written into a buffer made directly (see [`cow_data`](crate::engine::cow_data)); else the engine's
     /// constructors make it (Latin-1 for ASCII, the simpler one): the same String either way.
     ///
     /// # Safety
@@ -1211,6 +1196,11 @@ impl Ffi {
     pub fn string(&self, text: &str) -> GString {
         // SAFETY: the constructor initializes the String it is given.
         unsafe { GString::new_with_uninit(|dest| self.make_string(dest.cast(), text)) }
+    }
+
+    /// What each of this module's probes found, in [`Probe::ALL`]'s order.
+    pub fn verdicts(&self) -> &[(Probe, Verdict)] {
+        &self.verdicts
     }
 
     /// The verdict of one of this module's probes (`None` for another module's).
@@ -1435,22 +1425,6 @@ impl Ffi {
             unsafe { std::ptr::read(value) }.to_variant()
         }
     }
-}
-
-/// A Godot String holding exactly `s`. The engine's UTF-8 constructors drop a leading
-/// U+FEFF as a byte order mark, which the decoder already dropped once (as `bytes_to_var`
-/// does, once): such text is built from its characters instead.
-pub fn gstring(s: &str) -> godot::builtin::GString {
-    if starts_with_bom(s) {
-        godot::builtin::GString::from(s.chars().collect::<Vec<char>>().as_slice())
-    } else {
-        godot::builtin::GString::from(s)
-    }
-}
-
-/// Whether the engine's UTF-8 constructors would take the start of `s` for a byte order mark.
-pub fn starts_with_bom(s: &str) -> bool {
-    s.starts_with('\u{FEFF}')
 }
 
 /// gdext types that hold an engine value of `ENGINE_SIZE` bytes (and nothing else it would

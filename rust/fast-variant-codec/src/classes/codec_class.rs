@@ -1,4 +1,4 @@
-//! Layer: class. The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
+//! The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
 //! and read by the Rust codec.
 //!
 //! Threads: GDScript `Thread`s and `WorkerThreadPool` tasks may call one instance at once
@@ -33,11 +33,11 @@ use godot_variant_codec::{
     DecodeOptions, EncodeOptions, Generation, Precision, MAX_RECURSION_DEPTH,
 };
 
-use crate::batch;
-use crate::direct_calls;
-use crate::failure::Failure;
-use crate::read;
-use crate::write::{self, WriteMode};
+use crate::classes::batch;
+use crate::classes::failure::Failure;
+use crate::classes::last_failure;
+use crate::convert::variant_builder;
+use crate::convert::variant_writer::{self, WriteMode};
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -160,7 +160,7 @@ impl FastVariantCodec {
     /// interface. The results are the same either way.
     #[func]
     fn uses_engine_layout() -> bool {
-        crate::engine_layout::uses_engine_layout()
+        crate::engine::uses_engine_layout()
     }
 
     /// Per start-up probe of the engine's memory layout, by name, a Dictionary
@@ -169,7 +169,7 @@ impl FastVariantCodec {
     /// or why it is off (with the fallback used instead). For bug reports.
     #[func]
     fn get_engine_layout_report() -> VarDictionary {
-        crate::engine_layout::report()
+        crate::engine::report()
     }
 
     /// Sets [member full_objects].
@@ -216,7 +216,7 @@ impl FastVariantCodec {
     /// gives for the same input. Each thread has its own.
     #[func]
     fn get_last_error() -> Error {
-        direct_calls::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
+        last_failure::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
     }
 
     /// What went wrong in the last call of the static [method bytes_to_var] or
@@ -224,7 +224,7 @@ impl FastVariantCodec {
     /// success.
     #[func]
     fn get_last_error_message() -> String {
-        direct_calls::last_failure(|failure| {
+        last_failure::last_failure(|failure| {
             failure.map_or_else(String::new, |f| f.message.clone())
         })
     }
@@ -244,7 +244,7 @@ impl FastVariantCodec {
     fn encoded_size(this: Gd<Self>, value: Variant) -> i64 {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                Ok(write::encoded_size(
+                Ok(variant_writer::encoded_size(
                     &value,
                     *codec.encode_options(),
                     codec.write_mode(),
@@ -458,7 +458,7 @@ impl FastVariantCodec {
             let to = self
                 .encode_options()
                 .with_generation(generation_of(to_format)?);
-            convert(read::input(bytes), &from, &to).map_err(Into::into)
+            convert(variant_builder::input(bytes), &from, &to).map_err(Into::into)
         });
         let converted = self.finish(result);
         let report = converted.as_ref().map_or_else(Vec::new, |(_, report)| {
@@ -467,7 +467,7 @@ impl FastVariantCodec {
         });
         self.kept().conversion_report = PackedStringArray::from(report);
         converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
-            write::packed_bytes(&bytes)
+            variant_writer::packed_bytes(&bytes)
         })
     }
 

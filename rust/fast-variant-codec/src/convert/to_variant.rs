@@ -1,12 +1,11 @@
-//! Layer: builder/writer. Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
+//! Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
 //! (core/io/marshalls.cpp) builds: `EncodedObjectAsID` for object ids, instantiated objects
 //! for full ones (with `allow_objects`), typed containers filled through the engine's own
 //! typed `push_back` / `dict[key] = value`.
 //!
 //! Runs on the calling thread: it creates Godot objects for that thread.
 
-use crate::raw::{gstring, starts_with_bom};
-use crate::text::string_name;
+use crate::engine::string::{gstring, starts_with_bom, string_name};
 use godot::builtin::{
     Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
@@ -23,8 +22,8 @@ use godot_variant_codec::{
     Object as WireObject, PackedReals, Reals, Signal as WireSignal, Value, VariantType as WireType,
 };
 
-use crate::stack_room;
-use crate::typed_containers::{typed_array, typed_dictionary, ElementSpec};
+use crate::convert::stack_room;
+use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 const SCRIPT_PROPERTY: &str = "script";
 
