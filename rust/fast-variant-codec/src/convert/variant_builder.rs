@@ -4,7 +4,7 @@
 //!
 //! What the codec works out on its own value model (typed containers' conversions, full
 //! objects, the math types) arrives as a [`Value`] and is made by
-//! [`to_variant`](crate::convert::to_variant). Runs on the calling thread: it creates the engine
+//! [`to_variant`]. Runs on the calling thread: it creates the engine
 //! values for that thread.
 
 use std::cell::Cell;

@@ -35,20 +35,11 @@ use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::wire::{prefetch_line, TEXT_WINDOW};
 
+use crate::engine::layout::cow_data::{
+    CAPACITY_BEFORE, DATA_OFFSET, PACKED_POINTER_WORD, PADDING_BEFORE, REF_COUNT_BEFORE,
+    SIZE_BEFORE,
+};
 use crate::engine::probes::{self, Probe, Verdict};
-
-/// Where the header words sit, counted back from the data, in bytes.
-const REF_COUNT_BEFORE: usize = 32;
-const CAPACITY_BEFORE: usize = 24;
-const SIZE_BEFORE: usize = 16;
-/// The padding word: written with the capacity too, so that whichever of the two words an
-/// engine takes for its capacity holds it.
-const PADDING_BEFORE: usize = 8;
-/// The header's size: the data's offset in the allocation.
-const DATA_OFFSET: usize = 32;
-
-/// Which 64-bit word of a packed array holds its data pointer (after the write proxy).
-const PACKED_POINTER_WORD: usize = 1;
 
 /// Room the probe's own buffer keeps before its data: eight times the header expected, so
 /// that an engine with any header up to this size reads and counts only inside it.

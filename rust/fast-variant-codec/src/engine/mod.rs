@@ -10,13 +10,19 @@
 //!
 //! This layer uses nothing of the layers above it (`convert`, `classes`).
 
+mod array;
 pub mod cow_data;
+mod dictionary;
 pub mod ffi;
+mod layout;
+mod make_variant;
 pub mod node_path;
+mod packed_bytes;
 pub mod parallel;
 pub mod probes;
 pub mod string;
 pub mod typed_containers;
+mod variant;
 
 use godot::builtin::VarDictionary;
 use godot::classes::Os;

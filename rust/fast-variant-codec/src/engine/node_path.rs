@@ -23,34 +23,22 @@
 //! print the same text and hash alike. Once it has, the writer reads a NodePath's names
 //! from its block too ([`NodePaths::parts`]).
 
+use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
-use godot::builtin::{NodePath, StringName, Variant};
+use godot::builtin::{NodePath, StringName, Variant, VariantType};
 use godot::meta::ToGodot;
 use godot::sys::GodotFfi;
 
 use crate::engine::cow_data::{self, Buffers};
-use crate::engine::ffi::ffi;
+use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::layout::node_path::{
+    ABSOLUTE_AT, CONCATENATED_NAMES_AT, CONCATENATED_SUBNAMES_AT, DATA_SIZE, HASH_VALID_AT,
+    LAYOUT_VERSIONS, NAMES_AT, REF_COUNT_AT, SUBNAMES_AT, VECTOR_POINTER_AT,
+};
 use crate::engine::probes::{self, Probe, Verdict};
 use crate::engine::string::string_name;
-
-/// The engine versions whose sources lay a NodePath out as the offsets below say.
-const LAYOUT_VERSIONS: RangeInclusive<(i64, i64)> = (4, 4)..=(4, 6);
-
-/// The size of a NodePath's data block.
-const DATA_SIZE: usize = 64;
-/// Where the block holds each field, in bytes.
-const REF_COUNT_AT: usize = 0;
-const NAMES_AT: usize = 8;
-const SUBNAMES_AT: usize = 24;
-const CONCATENATED_NAMES_AT: usize = 40;
-const CONCATENATED_SUBNAMES_AT: usize = 48;
-const ABSOLUTE_AT: usize = 56;
-const HASH_VALID_AT: usize = 57;
-/// Where a `Vector` holds its buffer pointer (after the write proxy), in bytes.
-const VECTOR_POINTER_AT: usize = 8;
 
 /// The path the probe has the engine parse, and its names and subnames.
 const PROBE_TEXT: &str = "/probe_a/probe_b:probe_c";
@@ -314,5 +302,22 @@ impl NodePaths {
             }
         }
         Some(path)
+    }
+}
+
+impl Ffi {
+    /// A NodePath Variant of the NodePath whose one word is `data` (its `Data` block; null
+    /// for the empty path), whose reference it takes over; `None` when the layout is not
+    /// known (then nothing is taken).
+    ///
+    /// # Safety
+    /// `data` must be null or a NodePath `Data` block laid out and allocated as the
+    /// engine's, holding one reference for the caller.
+    pub unsafe fn node_path_variant(&self, data: *mut c_void) -> Option<Variant> {
+        // SAFETY: the layout is known; a NodePath is its one word, at the value offset
+        // like every pointer-sized value (the `node_paths` probe checks that it is), and
+        // a valid one as the caller promises.
+        self.layout
+            .then(|| unsafe { Self::from_words(VariantType::NODE_PATH, [data as u64, 0]) })
     }
 }
