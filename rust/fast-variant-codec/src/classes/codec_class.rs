@@ -94,7 +94,7 @@ const _: () = assert!(MAX_RECURSION_DEPTH == 1024, "update max_depth's default")
 /// The outcome of the last call.
 #[derive(Debug, Default)]
 struct LastCall {
-    /// Whether `kept` holds a failure; set only with `kept` locked. While it does not, a
+    /// Whether `failure_and_report` holds a failure; set only with it locked. While it does not, a
     /// successful call has nothing to clear and leaves the lock alone: a lock and unlock,
     /// two atomic read-modify-writes, are a large share of one small value's `decode`.
     /// Read unlocked, a stale `false` only orders this call's success before the failure
@@ -102,12 +102,12 @@ struct LastCall {
     failed: AtomicBool,
     /// Bytes the last successful `decode` used.
     decoded_size: AtomicUsize,
-    kept: Mutex<Kept>,
+    failure_and_report: Mutex<FailureAndReport>,
 }
 
 /// What [`LastCall`] keeps behind its lock.
 #[derive(Debug, Default)]
-struct Kept {
+struct FailureAndReport {
     failure: Option<Failure>,
     /// What the last `convert` or `convert_stream` could not carry over.
     conversion_report: PackedStringArray,
@@ -260,7 +260,7 @@ impl FastVariantCodec {
     fn get_error(this: Gd<Self>) -> Error {
         Self::unbound(&this, |codec| {
             codec
-                .kept()
+                .failure_and_report()
                 .failure
                 .as_ref()
                 .map_or(Error::OK, |failure| failure.error)
@@ -274,7 +274,7 @@ impl FastVariantCodec {
     fn get_error_message(this: Gd<Self>) -> String {
         Self::unbound(&this, |codec| {
             codec
-                .kept()
+                .failure_and_report()
                 .failure
                 .as_ref()
                 .map_or_else(String::new, |failure| failure.message.clone())
@@ -345,7 +345,9 @@ impl FastVariantCodec {
     /// came through whole.
     #[func(gd_self)]
     fn get_conversion_report(this: Gd<Self>) -> PackedStringArray {
-        Self::unbound(&this, |codec| codec.kept().conversion_report.clone())
+        Self::unbound(&this, |codec| {
+            codec.failure_and_report().conversion_report.clone()
+        })
     }
 }
 
@@ -465,7 +467,7 @@ impl FastVariantCodec {
             let line = |p: &Problem| GString::from(&p.to_string());
             report.problems.iter().map(line).collect()
         });
-        self.kept().conversion_report = PackedStringArray::from(report);
+        self.failure_and_report().conversion_report = PackedStringArray::from(report);
         converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
             variant_writer::packed_bytes(&bytes)
         })
@@ -482,10 +484,10 @@ impl FastVariantCodec {
         usize::try_from(self.max_depth.0.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
-    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+    fn failure_and_report(&self) -> std::sync::MutexGuard<'_, FailureAndReport> {
         // A panic while the lock was held left nothing half-written worth refusing.
         self.last_call
-            .kept
+            .failure_and_report
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
@@ -493,16 +495,16 @@ impl FastVariantCodec {
     /// Records `failure` as the outcome of the last call.
     #[cold]
     fn fail(&self, failure: Failure) {
-        let mut kept = self.kept();
-        kept.failure = Some(failure);
+        let mut locked = self.failure_and_report();
+        locked.failure = Some(failure);
         self.last_call.failed.store(true, Ordering::Relaxed);
     }
 
     /// Clears the failure of an earlier call after a success.
     #[cold]
     fn clear_failure(&self) {
-        let mut kept = self.kept();
-        kept.failure = None;
+        let mut locked = self.failure_and_report();
+        locked.failure = None;
         self.last_call.failed.store(false, Ordering::Relaxed);
     }
 

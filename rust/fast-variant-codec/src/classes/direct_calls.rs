@@ -7,7 +7,7 @@
 //! from one value up. A `#[func]` wrapper copies the `PackedByteArray` argument (a
 //! reference taken and dropped, two engine calls), guards the call, and moves the result
 //! through its layers, 16 bytes at a time: each move of words just written is a wait (see
-//! `variant_builder::Item`). An instance method's receiver costs more still: gdext clones the
+//! `variant_builder::VariantWords`). An instance method's receiver costs more still: gdext clones the
 //! instance's `Gd` and checks its class by name on every call
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
 //! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),

@@ -9,7 +9,7 @@ use crate::classes::failure::Failure;
 
 thread_local! {
     /// The failure of this thread's last static call; `None` after a success.
-    static LAST_FAILURE: KeptFailure = const { KeptFailure(Cell::new(None)) };
+    static LAST_FAILURE: ThreadFailure = const { ThreadFailure(Cell::new(None)) };
 }
 
 /// How many threads' [`LAST_FAILURE`] hold a failure. While none does, a successful call
@@ -20,9 +20,9 @@ thread_local! {
 static THREADS_FAILED: AtomicUsize = AtomicUsize::new(0);
 
 /// A thread's failure, counted in [`THREADS_FAILED`] while it is held.
-struct KeptFailure(Cell<Option<Box<Failure>>>);
+struct ThreadFailure(Cell<Option<Box<Failure>>>);
 
-impl KeptFailure {
+impl ThreadFailure {
     fn set(&self, failure: Option<Box<Failure>>) {
         let now = failure.is_some();
         let before = self.0.replace(failure).is_some();
@@ -34,7 +34,7 @@ impl KeptFailure {
     }
 }
 
-impl Drop for KeptFailure {
+impl Drop for ThreadFailure {
     fn drop(&mut self) {
         self.set(None);
     }
@@ -43,10 +43,10 @@ impl Drop for KeptFailure {
 /// The error code and message of this thread's last static call (`None`: it succeeded, or
 /// there was none).
 pub fn last_failure<R>(read: impl FnOnce(Option<&Failure>) -> R) -> R {
-    LAST_FAILURE.with(|kept| {
-        let failure = kept.0.take();
+    LAST_FAILURE.with(|slot| {
+        let failure = slot.0.take();
         let result = read(failure.as_deref());
-        kept.0.set(failure);
+        slot.0.set(failure);
         result
     })
 }
@@ -58,7 +58,7 @@ pub fn finish_static<T>(outcome: Result<T, Failure>) {
         return;
     }
     let failure = outcome.err().map(Box::new);
-    LAST_FAILURE.with(|kept| kept.set(failure));
+    LAST_FAILURE.with(|slot| slot.set(failure));
 }
 
 #[cfg(test)]

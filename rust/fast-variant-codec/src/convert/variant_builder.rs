@@ -228,15 +228,15 @@ impl Drop for VariantBuilder {
 /// padding, which the engine may leave unset): `MaybeUninit` words are moved as bytes
 /// again, and the waits come back. The words are only moved, never looked at.
 #[repr(C)]
-pub struct Item(u64, u64, u64);
+pub struct VariantWords(u64, u64, u64);
 
-impl Item {
+impl VariantWords {
     /// An item of a Variant made here, from its three words.
     #[inline(always)]
     fn new(v: Variant) -> Self {
         // SAFETY: a Variant is 24 bytes, aligned as words; the item owns it from now on.
         let [a, b, c] = unsafe { std::mem::transmute::<Variant, [u64; 3]>(v) };
-        Item(a, b, c)
+        VariantWords(a, b, c)
     }
 
     /// An item of a Variant the engine made (a constructor writes the 32-bit type, then
@@ -251,7 +251,7 @@ impl Item {
             let halves = at.cast::<u32>();
             let first =
                 u64::from(halves.read_volatile()) | u64::from(halves.add(1).read_volatile()) << 32;
-            Item(first, at.add(1).read_volatile(), at.add(2).read_volatile())
+            VariantWords(first, at.add(1).read_volatile(), at.add(2).read_volatile())
         }
     }
 
@@ -296,7 +296,7 @@ impl Item {
 
 /// Writes `b` and `c` to the two words at `at` as one 16-byte store: the engine reads a
 /// Variant's value (its last two words) back as one 16-byte load, which waits for the
-/// writes to reach the cache when they were two (see [`Item`]) — a varcall's caller reads
+/// writes to reach the cache when they were two (see [`VariantWords`]) — a varcall's caller reads
 /// its return value right after the call.
 ///
 /// # Safety
@@ -317,7 +317,7 @@ unsafe fn write_pair(at: *mut u64, b: u64, c: u64) {
     }
 }
 
-impl Drop for Item {
+impl Drop for VariantWords {
     fn drop(&mut self) {
         // SAFETY: as in `into_variant`; the item is not used again.
         drop(unsafe { std::mem::transmute::<[u64; 3], Variant>([self.0, self.1, self.2]) });
@@ -578,67 +578,73 @@ pub struct DictionaryFill {
 }
 
 impl Build for VariantBuilder {
-    type Value = Item;
+    type Value = VariantWords;
     type Array = ArrayFill;
     type Dictionary = DictionaryFill;
     type Error = ReadError;
     // The engine's typed Arrays and Dictionaries filled here check each element themselves.
     const CHECKS_ELEMENTS: bool = false;
 
-    fn value(&mut self, v: Value) -> Result<Item, ReadError> {
-        Ok(Item::from_engine(to_variant::variant(&v)?))
+    fn value(&mut self, v: Value) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::from_engine(to_variant::variant(&v)?))
     }
 
     #[inline(always)]
-    fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
+    fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<VariantWords, ReadError> {
         // The types a Variant holds inline are made in place; the others (Transform2D,
         // AABB, Basis, Transform3D, Projection) from their components by the engine.
         if let Some(made) = self.ffi.plain_variant(engine_type(t), components) {
-            return Ok(Item::new(made));
+            return Ok(VariantWords::new(made));
         }
         match to_variant::boxed_math(t, components) {
-            Some(made) => Ok(Item::from_engine(made)),
+            Some(made) => Ok(VariantWords::from_engine(made)),
             None => self.value(Value::single_reals(t, components)),
         }
     }
 
-    fn int_components(&mut self, t: WireType, components: &[i32]) -> Result<Item, ReadError> {
+    fn int_components(
+        &mut self,
+        t: WireType,
+        components: &[i32],
+    ) -> Result<VariantWords, ReadError> {
         match self.ffi.plain_variant(engine_type(t), components) {
-            Some(made) => Ok(Item::new(made)),
+            Some(made) => Ok(VariantWords::new(made)),
             None => self.value(Value::int_components(t, components)),
         }
     }
 
     #[inline]
-    fn nil(&mut self) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.nil()))
+    fn nil(&mut self) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.nil()))
     }
 
     #[inline]
-    fn bool(&mut self, b: bool) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.bool(b)))
+    fn bool(&mut self, b: bool) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.bool(b)))
     }
 
     #[inline]
-    fn int(&mut self, i: i64) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.int(i)))
+    fn int(&mut self, i: i64) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.int(i)))
     }
 
     #[inline]
-    fn float(&mut self, f: f64) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.float(f)))
+    fn float(&mut self, f: f64) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.float(f)))
     }
 
     #[inline]
-    fn string(&mut self, s: &str) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.string_variant(s)))
+    fn string(&mut self, s: &str) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.string_variant(s)))
     }
 
-    fn string_name(&mut self, s: &str) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.string_name_variant(string_name(s))))
+    fn string_name(&mut self, s: &str) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(
+            self.ffi.string_name_variant(string_name(s)),
+        ))
     }
 
-    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
+    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<VariantWords, ReadError> {
         // Made from its names where the `node_paths` probe found the layout.
         let made = || {
             node_path::node_paths()
@@ -647,22 +653,22 @@ impl Build for VariantBuilder {
         match path.encoded() {
             // Kept by its bytes (see `NodePathCache`); made, else the engine's own decoding
             // of the same bytes.
-            Some(encoded) => Ok(Item::from_engine(
+            Some(encoded) => Ok(VariantWords::from_engine(
                 self.caches().node_paths.get(encoded, made),
             )),
             // A path the generation's rules changed: made from its texts.
             None => match made() {
-                Some(path) => Ok(Item::from_engine(path)),
+                Some(path) => Ok(VariantWords::from_engine(path)),
                 None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
             },
         }
     }
 
-    fn packed(&mut self, p: Packed<'_>) -> Result<Item, ReadError> {
-        Ok(Item::from_engine(packed_array(p)))
+    fn packed(&mut self, p: Packed<'_>) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::from_engine(packed_array(p)))
     }
 
-    fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Item, ReadError> {
+    fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<VariantWords, ReadError> {
         let mut array = PackedStringArray::new();
         // SAFETY: a new array; every slot is written below.
         let slots = unsafe { cow_data::sized(&mut array, strings.len()) } as usize;
@@ -715,7 +721,7 @@ impl Build for VariantBuilder {
         // The error of the first invalid text, as reading them in order would give it.
         match strings.get(first_invalid.into_inner()).map(RawText::text) {
             Some(Err(invalid)) => Err(invalid.into()),
-            _ => Ok(Item::from_engine(array.to_variant())),
+            _ => Ok(VariantWords::from_engine(array.to_variant())),
         }
     }
 
@@ -766,7 +772,7 @@ impl Build for VariantBuilder {
     }
 
     #[inline]
-    fn push(&mut self, fill: &mut ArrayFill, item: Item) -> Result<(), ReadError> {
+    fn push(&mut self, fill: &mut ArrayFill, item: VariantWords) -> Result<(), ReadError> {
         let item = item.into_variant();
         let item = match &mut fill.elements {
             Elements::Any => item,
@@ -815,7 +821,7 @@ impl Build for VariantBuilder {
         &mut self,
         mut fill: ArrayFill,
         _element_type: ContainerType,
-    ) -> Result<Item, ReadError> {
+    ) -> Result<VariantWords, ReadError> {
         if fill.len < fill.reserved {
             // SAFETY: as in `begin_array`.
             unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
@@ -825,9 +831,9 @@ impl Build for VariantBuilder {
                 // SAFETY: the array is forgotten right after; its reference is the Variant's.
                 let array = unsafe { self.ffi.array_variant_at(&fill.array) };
                 std::mem::forget(fill.array);
-                Item::new(array)
+                VariantWords::new(array)
             }
-            _ => Item::from_engine(fill.array.to_variant()),
+            _ => VariantWords::from_engine(fill.array.to_variant()),
         })
     }
 
@@ -852,8 +858,8 @@ impl Build for VariantBuilder {
     fn insert(
         &mut self,
         fill: &mut DictionaryFill,
-        key: Item,
-        value: Item,
+        key: VariantWords,
+        value: VariantWords,
     ) -> Result<(), ReadError> {
         let (key, value) = (key.into_variant(), value.into_variant());
         // The engine's `dict[key] = value`: the key is checked, the value is not.
@@ -867,7 +873,7 @@ impl Build for VariantBuilder {
         &mut self,
         fill: &mut DictionaryFill,
         key: &str,
-        value: Item,
+        value: VariantWords,
     ) -> Result<(), ReadError> {
         let value = value.into_variant();
         let ffi = self.ffi;
@@ -889,14 +895,14 @@ impl Build for VariantBuilder {
         fill: DictionaryFill,
         _key_type: ContainerType,
         _value_type: ContainerType,
-    ) -> Result<Item, ReadError> {
+    ) -> Result<VariantWords, ReadError> {
         Ok(if fill.typed {
-            Item::from_engine(fill.dictionary.to_variant())
+            VariantWords::from_engine(fill.dictionary.to_variant())
         } else {
             // SAFETY: as in `end_array`.
             let dictionary = unsafe { self.ffi.dictionary_variant_at(&fill.dictionary) };
             std::mem::forget(fill.dictionary);
-            Item::new(dictionary)
+            VariantWords::new(dictionary)
         })
     }
 }
@@ -1023,7 +1029,7 @@ pub fn input(bytes: &PackedByteArray) -> &[u8] {
 /// Decodes the value at the start of `bytes` (a window of a larger input starting at
 /// `base`, for error offsets) into `*dst` (whose Variant it drops), written there a word
 /// at a time: a returned Variant is moved 16 bytes at a time, each move a wait (see
-/// [`Item`]), which one small value per call notices. Returns the bytes it used; `*dst`
+/// [`VariantWords`]), which one small value per call notices. Returns the bytes it used; `*dst`
 /// is left as it was on error.
 ///
 /// # Safety

@@ -587,13 +587,6 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
-    /// The element type of the Array or Dictionary in `v` as `_encode_container_type`
-    /// writes it: in id mode every object type as `EncodedObjectAsID`; in full mode a
-    /// script type as the script's path.
-    ///
-    /// It asks the engine by method name: gdext 0.5.5's `element_type()` registers the class
-    /// name so that gdext's own later use of that engine class panics. Typed containers
-    /// are the exception, so the few calls are of no weight.
     /// An Array's header and elements, read where they lie (found by one call) when they
     /// lie one after the other, else one call per element. Nothing may change `array`
     /// meanwhile: no script runs, or only this walk holds it.
@@ -623,6 +616,13 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
+    /// The element type of the Array or Dictionary in `v` as `_encode_container_type`
+    /// writes it: in id mode every object type as `EncodedObjectAsID`; in full mode a
+    /// script type as the script's path.
+    ///
+    /// It asks the engine by method name: gdext 0.5.5's `element_type()` registers the class
+    /// name so that gdext's own later use of that engine class panics. Typed containers
+    /// are the exception, so the few calls are of no weight.
     fn container_type(
         &self,
         v: &Variant,

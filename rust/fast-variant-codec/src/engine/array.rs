@@ -14,12 +14,13 @@ use godot::builtin::{VarArray, Variant};
 use godot::sys::{self, GodotFfi};
 
 use crate::engine::ffi::Ffi;
+use crate::engine::probes::{Passed, ProbeResult};
 
 impl Ffi {
     /// Whether an Array's elements lie one after the other, `stride` elements apart, as
     /// the engine's `Vector<Variant>` keeps them (stride 1): checked on an array of three,
     /// comparing the addresses both index functions give (nothing is read).
-    pub(super) fn probe_arrays_contiguous(&self, stride: usize) -> Result<((), String), String> {
+    pub(super) fn probe_arrays_contiguous(&self, stride: usize) -> ProbeResult {
         let mut array = VarArray::new();
         // SAFETY: an array held only here, of three elements after the resize.
         let ok = unsafe {
@@ -34,9 +35,8 @@ impl Ffi {
             })
         };
         if ok {
-            Ok((
-                (),
-                "elements one after the other, checked on an array of three".into(),
+            Ok(Passed::checked(
+                "elements one after the other, checked on an array of three",
             ))
         } else {
             Err(format!(
@@ -48,7 +48,7 @@ impl Ffi {
     /// Whether the const index of a read-only Array gives its elements themselves (one
     /// after the other, `stride` apart), not a scratch copy: an array of three, made
     /// read-only, compared by address with where its elements were (nothing is read).
-    pub(super) fn probe_read_only_arrays(&self, stride: usize) -> Result<((), String), String> {
+    pub(super) fn probe_read_only_arrays(&self, stride: usize) -> ProbeResult {
         let mut array = VarArray::new();
         // SAFETY: an array held only here, of three elements after the resize.
         let first = unsafe {
@@ -62,10 +62,8 @@ impl Ffi {
                 == first.wrapping_add(i as usize * stride)
         });
         if ok {
-            Ok((
-                (),
-                "a read-only array hands out its elements in place, checked on an array of three"
-                    .into(),
+            Ok(Passed::checked(
+                "a read-only array hands out its elements in place, checked on an array of three",
             ))
         } else {
             Err("a read-only array hands out its elements through a scratch copy".into())

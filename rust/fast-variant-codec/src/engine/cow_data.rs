@@ -39,7 +39,7 @@ use crate::engine::layout::cow_data::{
     CAPACITY_BEFORE, DATA_OFFSET, PACKED_POINTER_WORD, PADDING_BEFORE, REF_COUNT_BEFORE,
     SIZE_BEFORE,
 };
-use crate::engine::probes::{self, Probe, Verdict};
+use crate::engine::probes::{self, Passed, Probe, ProbeResult, Verdict};
 
 /// Room the probe's own buffer keeps before its data: eight times the header expected, so
 /// that an engine with any header up to this size reads and counts only inside it.
@@ -243,22 +243,22 @@ impl Buffers {
     /// The probe (see the module docs): the layout on a buffer of its own, then the
     /// allocator's pairing on a buffer made as the codec makes them. With `wrong`, the
     /// layout is checked against a wrong one, which it must reject.
-    fn find(wrong: bool) -> Result<(Self, String), String> {
+    fn find(wrong: bool) -> ProbeResult<Self> {
         let allocator = Allocator::find();
         Self::check_packed_layout(allocator, wrong)?;
         Self::check_string_layout(allocator)?;
         let buffers = Buffers { allocator };
         buffers.check_engine_resizes_and_frees()?;
-        Ok((
-            buffers,
-            format!(
+        Ok(Passed {
+            found: buffers,
+            detail: format!(
                 "reference count, capacity and size {REF_COUNT_BEFORE}, {CAPACITY_BEFORE} \
                  and {SIZE_BEFORE} bytes before the data, as the engine read and counted \
                  them in a buffer of the probe's own; a buffer made with {} resized and \
                  freed by the engine",
                 allocator.name()
             ),
-        ))
+        })
     }
 
     /// A PackedByteArray holding the probe's buffer: the engine must see its size and

@@ -21,6 +21,7 @@ use crate::engine::layout::{
     ENTRY_LAYOUT_VERSIONS, ENTRY_NEXT_OFFSET, ENTRY_PREV_OFFSET, ENTRY_VALUE_OFFSET, VALUE_OFFSET,
 };
 use crate::engine::probes;
+use crate::engine::probes::{Passed, ProbeResult};
 
 impl Ffi {
     /// Checks the entries' layout (`ENTRY_*`) and where their list starts (expected at
@@ -32,7 +33,7 @@ impl Ffi {
     /// where every word it reads lies inside an entry the lookup found or inside that
     /// dictionary's block (which holds the map and two container types after it); it
     /// follows no address it read.
-    pub(super) fn probe_entry_layout(&self, head_offset: usize) -> Result<((), String), String> {
+    pub(super) fn probe_entry_layout(&self, head_offset: usize) -> ProbeResult {
         let (major, minor, _) = probes::engine_version();
         if !ENTRY_LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
@@ -107,15 +108,12 @@ impl Ffi {
             )
         };
         if head == elements[0] as u64 && tail == elements[2] as u64 && size == 3 {
-            Ok((
-                (),
-                format!(
-                    "Godot {major}.{minor}: entries in a list of elements (next, prev, key at \
+            Ok(Passed::checked(format!(
+                "Godot {major}.{minor}: entries in a list of elements (next, prev, key at \
                      {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET}) from the head at \
                      {DICTIONARY_HEAD_OFFSET} of the dictionary's block, checked on a \
                      dictionary of three"
-                ),
-            ))
+            )))
         } else {
             Err(format!(
                 "a dictionary of three does not name its first and last entries and its size \

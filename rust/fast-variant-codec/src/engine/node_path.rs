@@ -37,7 +37,7 @@ use crate::engine::layout::node_path::{
     ABSOLUTE_AT, CONCATENATED_NAMES_AT, CONCATENATED_SUBNAMES_AT, DATA_SIZE, HASH_VALID_AT,
     LAYOUT_VERSIONS, NAMES_AT, REF_COUNT_AT, SUBNAMES_AT, VECTOR_POINTER_AT,
 };
-use crate::engine::probes::{self, Probe, Verdict};
+use crate::engine::probes::{self, Passed, Probe, ProbeResult, Verdict};
 use crate::engine::string::string_name;
 
 /// The path the probe has the engine parse, and its names and subnames.
@@ -128,7 +128,7 @@ impl NodePaths {
     /// Checks the layout on a NodePath the engine parsed (with `wrong`, `absolute` is
     /// looked for one byte off, where the block holds `hash_cache_valid`), then makes the
     /// same path here and has the engine compare the two.
-    fn find(buffers: &'static Buffers, wrong: bool) -> Result<(NodePaths, String), String> {
+    fn find(buffers: &'static Buffers, wrong: bool) -> ProbeResult<NodePaths> {
         let (major, minor, _) = probes::engine_version();
         if !LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
@@ -210,14 +210,14 @@ impl NodePaths {
                 return Err(format!("the NodePath {text:?} made here differs"));
             }
         }
-        Ok((
+        Ok(Passed {
             found,
-            format!(
+            detail: format!(
                 "a NodePath is a {DATA_SIZE}-byte block (names at {NAMES_AT}, subnames at \
                  {SUBNAMES_AT}, absolute at {ABSOLUTE_AT}); one made here equals the engine's \
                  {PROBE_TEXT}"
             ),
-        ))
+        })
     }
 
     /// The names, subnames and `absolute` of the NodePath `v` holds, read from its block.

@@ -179,6 +179,27 @@ pub struct Verdict {
     pub detail: String,
 }
 
+/// A probe's check that passed: what its fast path needs (`()` when the verdict is all it
+/// needs) and what was checked, for the report.
+pub struct Passed<T = ()> {
+    pub found: T,
+    pub detail: String,
+}
+
+impl Passed {
+    /// A check whose verdict is all its fast path needs.
+    pub fn checked(detail: impl Into<String>) -> Self {
+        Passed {
+            found: (),
+            detail: detail.into(),
+        }
+    }
+}
+
+/// What a probe's check returns: [`Passed`], or what differed from the layout expected (or
+/// why the check did not run).
+pub type ProbeResult<T = ()> = Result<Passed<T>, String>;
+
 /// Runs `probe`'s check unless safe mode or the variables say otherwise, and decides
 /// whether its fast path is used: when the check passed and `needs` (the probes it builds
 /// on) are in use. `run` is told whether to check a deliberately wrong layout
@@ -187,7 +208,7 @@ pub struct Verdict {
 pub fn check<T>(
     probe: Probe,
     needs: &[(Probe, &Verdict)],
-    run: impl FnOnce(bool) -> Result<(T, String), String>,
+    run: impl FnOnce(bool) -> ProbeResult<T>,
 ) -> (Verdict, Option<T>) {
     let off = |detail: String| {
         (
@@ -210,7 +231,7 @@ pub fn check<T>(
         return off(format!("not run: needs the {} probe", missing.name()));
     }
     match run(wrong_layout(probe)) {
-        Ok((found, detail)) => (
+        Ok(Passed { found, detail }) => (
             Verdict {
                 ok: true,
                 in_use: true,

@@ -16,6 +16,7 @@ use godot::sys::{self, GodotFfi};
 
 use crate::engine::ffi::Ffi;
 use crate::engine::layout::VALUE_OFFSET;
+use crate::engine::probes::{Passed, ProbeResult};
 
 /// A Variant's 24 bytes as three words.
 pub(super) type Words = [u64; 3];
@@ -174,7 +175,7 @@ impl<T: PackedElement> Viewable for PackedArray<T> {
 impl Ffi {
     /// Checks the Variant layout against the engine's own functions on sample values of
     /// its own: the type word, the value's address (expected at `value_offset`) and bytes.
-    pub(super) fn probe_layout(&self, value_offset: usize) -> Result<((), String), String> {
+    pub(super) fn probe_layout(&self, value_offset: usize) -> ProbeResult {
         fn value_bytes(v: &Variant) -> [u8; 16] {
             let [a, b] = value_words(v);
             let mut out = [0; 16];
@@ -270,14 +271,11 @@ impl Ffi {
             // The probe's own values made the raw way equal the engine's.
             && value_words(&int.to_variant()) == [int as u64, 0];
         if ok {
-            Ok((
-                (),
-                format!(
-                    "type word at 0 and value at {VALUE_OFFSET} of 24 bytes (the address of \
+            Ok(Passed::checked(format!(
+                "type word at 0 and value at {VALUE_OFFSET} of 24 bytes (the address of \
                      a boxed math value's block there), checked on values of 24 types made by \
                      the engine"
-                ),
-            ))
+            )))
         } else {
             Err(format!(
                 "a value made by the engine is not where it was expected (type word at 0, \
