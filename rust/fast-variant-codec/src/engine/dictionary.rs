@@ -23,6 +23,14 @@ use crate::engine::layout::{
 use crate::engine::probes;
 use crate::engine::probes::{Passed, ProbeResult};
 
+/// The keys of the dictionary the entries' probe makes.
+const PROBE_KEYS: [i64; 3] = [0x1111, 0x2222, 0x3333];
+
+/// The value the entries' probe gives `key`.
+fn probe_value_of(key: i64) -> i64 {
+    key * 7 + 1
+}
+
 impl Ffi {
     /// Checks the entries' layout (`ENTRY_*`) and where their list starts (expected at
     /// `head_offset` in the `DictionaryPrivate`) on a dictionary of three int entries that
@@ -41,55 +49,15 @@ impl Ffi {
                  out as in 4.4 to 4.6"
             ));
         }
-        let keys = [0x1111_i64, 0x2222, 0x3333];
-        let value_of = |key: i64| key * 7 + 1;
         let mut dictionary = VarDictionary::new();
-        for key in keys {
+        for key in PROBE_KEYS {
             self.set_entry(
                 &mut dictionary,
                 &key.to_variant(),
-                value_of(key).to_variant(),
+                probe_value_of(key).to_variant(),
             );
         }
-        let mut elements = Vec::new();
-        for key in keys {
-            // SAFETY: a live dictionary and key; the lookup of a key it holds does not
-            // change it.
-            let value = unsafe {
-                (self.dictionary_index_const)(dictionary.sys(), key.to_variant().var_sys())
-            };
-            if value.is_null() {
-                return Err("the engine did not find a key it was given".into());
-            }
-            elements.push(
-                value
-                    .cast_const()
-                    .cast::<u8>()
-                    .wrapping_sub(ENTRY_VALUE_OFFSET),
-            );
-        }
-        let int = VariantType::INT.sys() as u64;
-        let entries_ok = elements.iter().enumerate().all(|(i, &element)| {
-            // SAFETY: on these versions each element is a `HashMapElement<Variant,
-            // Variant>` of 64 bytes, and every offset read is below that.
-            let word = |offset: usize| unsafe {
-                element.wrapping_add(offset).cast::<u64>().read_unaligned()
-            };
-            let next = elements.get(i + 1).map_or(0, |&e| e as u64);
-            let prev = i.checked_sub(1).map_or(0, |p| elements[p] as u64);
-            word(ENTRY_NEXT_OFFSET) == next
-                && word(ENTRY_PREV_OFFSET) == prev
-                && word(ENTRY_KEY_OFFSET) as u32 as u64 == int
-                && word(ENTRY_KEY_OFFSET + VALUE_OFFSET) == keys[i] as u64
-                && word(ENTRY_VALUE_OFFSET) as u32 as u64 == int
-                && word(ENTRY_VALUE_OFFSET + VALUE_OFFSET) == value_of(keys[i]) as u64
-        });
-        if !entries_ok {
-            return Err(format!(
-                "the entries of a dictionary of three are not laid out as expected (key at \
-                 {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET})"
-            ));
-        }
+        let elements = self.probe_entry_elements(&dictionary)?;
         // SAFETY: a Dictionary is one pointer to its block, which on these versions is far
         // larger than the offsets read (the map ends at 56, two `ContainerTypeValidate`s
         // follow), and lives as long as `dictionary`.
@@ -121,6 +89,53 @@ impl Ffi {
                  at {DICTIONARY_SIZE_OFFSET})"
             ))
         }
+    }
+
+    /// The elements holding the entries of the probe's `dictionary` (of [`PROBE_KEYS`]), in
+    /// the order they were made, found where the engine's lookup finds each value; checked
+    /// to hold their key and value where `ENTRY_*` say and to link to each other in that
+    /// order. Every word read lies inside an element the lookup found.
+    fn probe_entry_elements(&self, dictionary: &VarDictionary) -> Result<Vec<*const u8>, String> {
+        let mut elements = Vec::new();
+        for key in PROBE_KEYS {
+            // SAFETY: a live dictionary and key; the lookup of a key it holds does not
+            // change it.
+            let value = unsafe {
+                (self.dictionary_index_const)(dictionary.sys(), key.to_variant().var_sys())
+            };
+            if value.is_null() {
+                return Err("the engine did not find a key it was given".into());
+            }
+            elements.push(
+                value
+                    .cast_const()
+                    .cast::<u8>()
+                    .wrapping_sub(ENTRY_VALUE_OFFSET),
+            );
+        }
+        let int = VariantType::INT.sys() as u64;
+        let entries_ok = elements.iter().enumerate().all(|(i, &element)| {
+            // SAFETY: on these versions each element is a `HashMapElement<Variant,
+            // Variant>` of 64 bytes, and every offset read is below that.
+            let word = |offset: usize| unsafe {
+                element.wrapping_add(offset).cast::<u64>().read_unaligned()
+            };
+            let next = elements.get(i + 1).map_or(0, |&e| e as u64);
+            let prev = i.checked_sub(1).map_or(0, |p| elements[p] as u64);
+            word(ENTRY_NEXT_OFFSET) == next
+                && word(ENTRY_PREV_OFFSET) == prev
+                && word(ENTRY_KEY_OFFSET) as u32 as u64 == int
+                && word(ENTRY_KEY_OFFSET + VALUE_OFFSET) == PROBE_KEYS[i] as u64
+                && word(ENTRY_VALUE_OFFSET) as u32 as u64 == int
+                && word(ENTRY_VALUE_OFFSET + VALUE_OFFSET) == probe_value_of(PROBE_KEYS[i]) as u64
+        });
+        if !entries_ok {
+            return Err(format!(
+                "the entries of a dictionary of three are not laid out as expected (key at \
+                 {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET})"
+            ));
+        }
+        Ok(elements)
     }
 
     /// The size of the Dictionary at `dictionary` (an engine `Dictionary*`).

@@ -124,7 +124,88 @@ fn word_of(name: &StringName) -> u64 {
     unsafe { name.string_sys().cast::<u64>().read() }
 }
 
+/// Checks the block of the NodePath the probe had the engine parse from [`PROBE_TEXT`]:
+/// its reference count, its names and subnames, its concatenated names (not computed yet)
+/// and `absolute` (with `wrong`, looked for one byte off, where the block holds
+/// `hash_cache_valid`).
+///
+/// # Safety
+/// `data` is the block of a live NodePath held by the probe, on an engine version whose
+/// sources lay it out as [`layout::node_path`](super::layout::node_path) says.
+unsafe fn check_parsed_block(data: *const u8, wrong: bool) -> Result<(), String> {
+    // SAFETY: the block of a NodePath made for this probe and held by it (the caller's
+    // promise); on these versions the block is `DATA_SIZE` bytes, and every offset read is
+    // inside it.
+    let word = |at: usize| unsafe { data.add(at).cast::<u64>().read() };
+    // SAFETY: as above.
+    let byte = |at: usize| unsafe { data.add(at).read() };
+    // The names in the `Vector` at `at`, checked to be `expected`.
+    let names_at = |at: usize, expected: &[&str]| -> Result<(), String> {
+        // SAFETY: the block of the probe's NodePath, on a version whose sources lay it
+        // out so; its names' buffer is of the `CowData` layout the buffers probe checked.
+        let (buffer, len) = unsafe { names_in(data, at) };
+        if buffer.is_null() {
+            return Err(format!("no buffer of names at offset {at}"));
+        }
+        if len != expected.len() {
+            return Err(format!(
+                "{len} names at offset {at}, not {}",
+                expected.len()
+            ));
+        }
+        for (i, name) in expected.iter().enumerate() {
+            // SAFETY: below the buffer's size, just read.
+            let found = word_of(unsafe { &*buffer.add(i) });
+            if found != word_of(&string_name(name)) {
+                return Err(format!("name {i} at offset {at} is not {name:?}"));
+            }
+        }
+        Ok(())
+    };
+    let absolute_at = if wrong { HASH_VALID_AT } else { ABSOLUTE_AT };
+    if word(REF_COUNT_AT) as u32 != 1 {
+        return Err("the reference count is not the block's first word".into());
+    }
+    names_at(NAMES_AT, &PROBE_NAMES)?;
+    names_at(SUBNAMES_AT, &PROBE_SUBNAMES)?;
+    if word(CONCATENATED_NAMES_AT) != 0 || word(CONCATENATED_SUBNAMES_AT) != 0 {
+        return Err("the concatenated names are not null before they are asked for".into());
+    }
+    if byte(absolute_at) != 1 || byte(HASH_VALID_AT) != 0 {
+        return Err(format!("`absolute` is not at offset {absolute_at}"));
+    }
+    Ok(())
+}
+
 impl NodePaths {
+    /// Checks that the NodePath made here of the probe's names equals the engine's
+    /// `parsed` (compared, printed and hashed by the engine), and that the empty relative
+    /// path and `/` made here equal the engine's too.
+    fn check_made_equal(&self, parsed: &Variant) -> Result<(), String> {
+        let made = self
+            .make(&PROBE_NAMES, &PROBE_SUBNAMES, true)
+            .ok_or("no memory for a NodePath")?;
+        if made != *parsed || made.stringify() != parsed.stringify() {
+            return Err(format!(
+                "a NodePath made here is {}, not {PROBE_TEXT}",
+                made.stringify()
+            ));
+        }
+        if made.hash_u32() != parsed.hash_u32() {
+            return Err("a NodePath made here hashes differently".into());
+        }
+        for (text, absolute) in [("", false), ("/", true)] {
+            let made = self
+                .make(&[], &[], absolute)
+                .ok_or("no memory for a NodePath")?;
+            let parsed = NodePath::from(text).to_variant();
+            if made != parsed || made.stringify() != parsed.stringify() {
+                return Err(format!("the NodePath {text:?} made here differs"));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the layout on a NodePath the engine parsed (with `wrong`, `absolute` is
     /// looked for one byte off, where the block holds `hash_cache_valid`), then makes the
     /// same path here and has the engine compare the two.
@@ -143,73 +224,16 @@ impl NodePaths {
                 "the engine's NodePath of {PROBE_TEXT:?} holds no block"
             ));
         }
-        // SAFETY: the block of a NodePath made for this probe and held by it; on these
-        // versions the block is `DATA_SIZE` bytes, and every offset read is inside it.
-        let word = |at: usize| unsafe { data.add(at).cast::<u64>().read() };
-        // SAFETY: as above.
-        let byte = |at: usize| unsafe { data.add(at).read() };
-        // The names in the `Vector` at `at`, checked to be `expected`.
-        let names_at = |at: usize, expected: &[&str]| -> Result<(), String> {
-            // SAFETY: the block of the probe's NodePath, on a version whose sources lay it
-            // out so; its names' buffer is of the `CowData` layout the buffers probe checked.
-            let (buffer, len) = unsafe { names_in(data, at) };
-            if buffer.is_null() {
-                return Err(format!("no buffer of names at offset {at}"));
-            }
-            if len != expected.len() {
-                return Err(format!(
-                    "{len} names at offset {at}, not {}",
-                    expected.len()
-                ));
-            }
-            for (i, name) in expected.iter().enumerate() {
-                // SAFETY: below the buffer's size, just read.
-                let found = word_of(unsafe { &*buffer.add(i) });
-                if found != word_of(&string_name(name)) {
-                    return Err(format!("name {i} at offset {at} is not {name:?}"));
-                }
-            }
-            Ok(())
-        };
-        let absolute_at = if wrong { HASH_VALID_AT } else { ABSOLUTE_AT };
-        if word(REF_COUNT_AT) as u32 != 1 {
-            return Err("the reference count is not the block's first word".into());
-        }
-        names_at(NAMES_AT, &PROBE_NAMES)?;
-        names_at(SUBNAMES_AT, &PROBE_SUBNAMES)?;
-        if word(CONCATENATED_NAMES_AT) != 0 || word(CONCATENATED_SUBNAMES_AT) != 0 {
-            return Err("the concatenated names are not null before they are asked for".into());
-        }
-        if byte(absolute_at) != 1 || byte(HASH_VALID_AT) != 0 {
-            return Err(format!("`absolute` is not at offset {absolute_at}"));
-        }
+        // SAFETY: the block of the probe's own NodePath, which it holds, on a version whose
+        // sources lay it out so.
+        unsafe { check_parsed_block(data, wrong) }?;
         let parsed = parsed.to_variant();
         if ffi().value_word(&parsed) != Some(data as u64) {
             return Err("a NodePath Variant does not hold its block at the value offset".into());
         }
 
         let found = NodePaths { buffers };
-        let made = found
-            .make(&PROBE_NAMES, &PROBE_SUBNAMES, true)
-            .ok_or("no memory for a NodePath")?;
-        if made != parsed || made.stringify() != parsed.stringify() {
-            return Err(format!(
-                "a NodePath made here is {}, not {PROBE_TEXT}",
-                made.stringify()
-            ));
-        }
-        if made.hash_u32() != parsed.hash_u32() {
-            return Err("a NodePath made here hashes differently".into());
-        }
-        for (text, absolute) in [("", false), ("/", true)] {
-            let made = found
-                .make(&[], &[], absolute)
-                .ok_or("no memory for a NodePath")?;
-            let parsed = NodePath::from(text).to_variant();
-            if made != parsed || made.stringify() != parsed.stringify() {
-                return Err(format!("the NodePath {text:?} made here differs"));
-            }
-        }
+        found.check_made_equal(&parsed)?;
         Ok(Passed {
             found,
             detail: format!(

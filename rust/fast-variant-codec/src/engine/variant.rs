@@ -172,30 +172,87 @@ impl<T: PackedElement> Viewable for PackedArray<T> {
     const ENGINE_SIZE: usize = std::mem::size_of::<sys::types::OpaquePackedByteArray>();
 }
 
+/// The 16 bytes of a Variant's value union, in memory order.
+fn value_bytes(v: &Variant) -> [u8; 16] {
+    let [a, b] = value_words(v);
+    let mut out = [0; 16];
+    out[..8].copy_from_slice(&a.to_le_bytes());
+    out[8..].copy_from_slice(&b.to_le_bytes());
+    out
+}
+
+/// A Variant of each boxed math type ([`stored_boxed`]), made by the engine, for the probe.
+fn boxed_math_samples() -> [Variant; 5] {
+    let basis = Basis::from_rows(
+        Vector3::new(1.5, -2.0, 3.25),
+        Vector3::new(0.5, 4.0, -5.5),
+        Vector3::new(6.0, -7.5, 8.25),
+    );
+    [
+        Transform2D::from_cols(
+            Vector2::new(1.5, -2.0),
+            Vector2::new(3.25, 0.5),
+            Vector2::new(-4.0, 5.5),
+        )
+        .to_variant(),
+        Aabb::new(Vector3::new(1.5, -2.0, 3.25), Vector3::new(0.5, 4.0, -5.5)).to_variant(),
+        basis.to_variant(),
+        Transform3D::new(basis, Vector3::new(9.5, -10.0, 11.75)).to_variant(),
+        Projection::from_cols(
+            Vector4::new(1.5, -2.0, 3.25, 0.5),
+            Vector4::new(4.0, -5.5, 6.0, -7.5),
+            Vector4::new(8.25, 9.5, -10.0, 11.75),
+            Vector4::new(-12.0, 13.5, 14.0, -15.25),
+        )
+        .to_variant(),
+    ]
+}
+
 impl Ffi {
     /// Checks the Variant layout against the engine's own functions on sample values of
     /// its own: the type word, the value's address (expected at `value_offset`) and bytes.
     pub(super) fn probe_layout(&self, value_offset: usize) -> ProbeResult {
-        fn value_bytes(v: &Variant) -> [u8; 16] {
-            let [a, b] = value_words(v);
-            let mut out = [0; 16];
-            out[..8].copy_from_slice(&a.to_le_bytes());
-            out[8..].copy_from_slice(&b.to_le_bytes());
-            out
+        let ok = self.probe_plain_values(value_offset)
+            && self.probe_inline_math(value_offset)
+            && boxed_math_samples()
+                .iter()
+                .all(|v| self.probe_boxed(v, value_offset));
+        if ok {
+            Ok(Passed::checked(format!(
+                "type word at 0 and value at {VALUE_OFFSET} of 24 bytes (the address of \
+                 a boxed math value's block there), checked on values of 24 types made by \
+                 the engine"
+            )))
+        } else {
+            Err(format!(
+                "a value made by the engine is not where it was expected (type word at 0, \
+                 value at {value_offset})"
+            ))
         }
-        let check = |v: &Variant, expected: &[u8]| {
-            // SAFETY: `v` is a live Variant.
-            let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
-            // SAFETY: `t` is `v`'s type.
-            let at = unsafe { self.internal_by_getter(v, t) };
-            type_word(v) == t.sys()
-                && at
-                    == std::ptr::from_ref(v)
-                        .cast::<u8>()
-                        .wrapping_add(value_offset)
-                        .cast()
-                && value_bytes(v)[..expected.len()] == *expected
-        };
+    }
+
+    /// Whether `v`, a Variant the engine made, holds its type word at 0 and its value at
+    /// `value_offset` (where the engine's getter finds it), starting with `expected`.
+    fn probe_holds_at(&self, v: &Variant, expected: &[u8], value_offset: usize) -> bool {
+        // SAFETY: `v` is a live Variant.
+        let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
+        // SAFETY: `t` is `v`'s type.
+        let at = unsafe { self.internal_by_getter(v, t) };
+        type_word(v) == t.sys()
+            && at
+                == std::ptr::from_ref(v)
+                    .cast::<u8>()
+                    .wrapping_add(value_offset)
+                    .cast()
+            && value_bytes(v)[..expected.len()] == *expected
+    }
+
+    /// The probe on a nil, a bool, an int, a float, a String, a StringName, an Array, a
+    /// Dictionary, a Vector2, a Vector3 and a Color: each where expected (see
+    /// [`probe_holds_at`](Self::probe_holds_at)), and an int made the raw way equal to the
+    /// engine's.
+    fn probe_plain_values(&self, value_offset: usize) -> bool {
+        let check = |v: &Variant, expected: &[u8]| self.probe_holds_at(v, expected, value_offset);
         let nil = Variant::nil();
         let int = 0x0123_4567_89ab_cdef_i64;
         let float = -1.5e300_f64;
@@ -212,16 +269,11 @@ impl Ffi {
         let dictionary_bytes: [u8; 8] =
             // SAFETY: as above.
             unsafe { dictionary.sys().cast::<[u8; 8]>().read_unaligned() };
-        let basis = Basis::from_rows(
-            Vector3::new(1.5, -2.0, 3.25),
-            Vector3::new(0.5, 4.0, -5.5),
-            Vector3::new(6.0, -7.5, 8.25),
-        );
         let mut floats = [0u8; 16];
         for (i, x) in [1.5f32, -2.0, 3.25, 0.5].iter().enumerate() {
             floats[i * 4..i * 4 + 4].copy_from_slice(&x.to_le_bytes());
         }
-        let ok = type_word(&nil) == 0
+        type_word(&nil) == 0
             && check(&true.to_variant(), &[1])
             && check(&int.to_variant(), &int.to_le_bytes())
             && check(&float.to_variant(), &float.to_le_bytes())
@@ -232,56 +284,41 @@ impl Ffi {
             && check(&Vector2::new(1.5, -2.0).to_variant(), &floats[..8])
             && check(&Vector3::new(1.5, -2.0, 3.25).to_variant(), &floats[..12])
             && check(&Color::from_rgba(1.5, -2.0, 3.25, 0.5).to_variant(), &floats)
-            && [
-                Vector2i::new(7, -8).to_variant(),
-                Rect2::new(Vector2::new(1.5, -2.0), Vector2::new(3.25, 0.5)).to_variant(),
-                Rect2i::new(Vector2i::new(1, -2), Vector2i::new(3, 4)).to_variant(),
-                Vector3i::new(1, -2, 3).to_variant(),
-                Vector4::new(1.5, -2.0, 3.25, 0.5).to_variant(),
-                Vector4i::new(1, -2, 3, -4).to_variant(),
-                Plane { normal: Vector3::new(1.5, -2.0, 3.25), d: 0.5 }.to_variant(),
-                Quaternion { x: 1.5, y: -2.0, z: 3.25, w: 0.5 }.to_variant(),
-            ]
-            .iter()
-            .all(|v| {
-                // SAFETY: `v` is a live Variant.
-                let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
-                stored_inline(t) && math_bytes(v, t).is_some_and(|expected| check(v, &expected))
-            })
-            && [
-                Transform2D::from_cols(
-                    Vector2::new(1.5, -2.0),
-                    Vector2::new(3.25, 0.5),
-                    Vector2::new(-4.0, 5.5),
-                )
-                .to_variant(),
-                Aabb::new(Vector3::new(1.5, -2.0, 3.25), Vector3::new(0.5, 4.0, -5.5)).to_variant(),
-                basis.to_variant(),
-                Transform3D::new(basis, Vector3::new(9.5, -10.0, 11.75)).to_variant(),
-                Projection::from_cols(
-                    Vector4::new(1.5, -2.0, 3.25, 0.5),
-                    Vector4::new(4.0, -5.5, 6.0, -7.5),
-                    Vector4::new(8.25, 9.5, -10.0, 11.75),
-                    Vector4::new(-12.0, 13.5, 14.0, -15.25),
-                )
-                .to_variant(),
-            ]
-            .iter()
-            .all(|v| self.probe_boxed(v, value_offset))
             // The probe's own values made the raw way equal the engine's.
-            && value_words(&int.to_variant()) == [int as u64, 0];
-        if ok {
-            Ok(Passed::checked(format!(
-                "type word at 0 and value at {VALUE_OFFSET} of 24 bytes (the address of \
-                     a boxed math value's block there), checked on values of 24 types made by \
-                     the engine"
-            )))
-        } else {
-            Err(format!(
-                "a value made by the engine is not where it was expected (type word at 0, \
-                 value at {value_offset})"
-            ))
-        }
+            && value_words(&int.to_variant()) == [int as u64, 0]
+    }
+
+    /// The probe on the math types stored inline ([`stored_inline`]) besides Vector2,
+    /// Vector3 and Color: each where expected, holding gdext's bytes of its value.
+    fn probe_inline_math(&self, value_offset: usize) -> bool {
+        [
+            Vector2i::new(7, -8).to_variant(),
+            Rect2::new(Vector2::new(1.5, -2.0), Vector2::new(3.25, 0.5)).to_variant(),
+            Rect2i::new(Vector2i::new(1, -2), Vector2i::new(3, 4)).to_variant(),
+            Vector3i::new(1, -2, 3).to_variant(),
+            Vector4::new(1.5, -2.0, 3.25, 0.5).to_variant(),
+            Vector4i::new(1, -2, 3, -4).to_variant(),
+            Plane {
+                normal: Vector3::new(1.5, -2.0, 3.25),
+                d: 0.5,
+            }
+            .to_variant(),
+            Quaternion {
+                x: 1.5,
+                y: -2.0,
+                z: 3.25,
+                w: 0.5,
+            }
+            .to_variant(),
+        ]
+        .iter()
+        .all(|v| {
+            // SAFETY: `v` is a live Variant.
+            let t = VariantType::from_sys(unsafe { (self.get_type)(v.var_sys()) });
+            stored_inline(t)
+                && math_bytes(v, t)
+                    .is_some_and(|expected| self.probe_holds_at(v, &expected, value_offset))
+        })
     }
 
     /// Whether `v`, a Variant of a boxed math type the engine made ([`stored_boxed`]), holds
