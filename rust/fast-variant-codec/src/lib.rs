@@ -41,7 +41,7 @@ unsafe impl ExtensionLibrary for FastVariantCodecLibrary {
     /// per thread (dictionary keys) while the engine can still take it back.
     fn on_stage_deinit(stage: InitStage) {
         if stage == InitStage::Scene {
-            convert::variant_builder::release_thread_caches();
+            convert::builder_caches::release_thread_caches();
         }
     }
 }

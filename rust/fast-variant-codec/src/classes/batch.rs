@@ -20,10 +20,9 @@ use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
 use crate::classes::failure::Failure;
+use crate::convert::encode_output::{self, encode_with, Filled, OutSink};
 use crate::convert::variant_builder::{ReadErrorKind, VariantBuilder};
-use crate::convert::variant_writer::{
-    self, encode_with, holds_values, Filled, OutSink, VariantWriter, WriteMode,
-};
+use crate::convert::variant_writer::{holds_values, VariantWriter, WriteMode};
 use crate::engine::cow_data;
 use crate::engine::ffi::ffi;
 use crate::engine::parallel;
@@ -251,7 +250,7 @@ pub fn encode_stream(
 ) -> Result<PackedByteArray, Failure> {
     let ffi = ffi();
     let values = held_for_call(values, mode.full_objects);
-    variant_writer::with_buffer(|stream| {
+    encode_output::with_buffer(|stream| {
         for i in 0..values.len() {
             // SAFETY: below the size of the array, held unchanged for the call (see
             // `held_for_call`).
@@ -263,7 +262,7 @@ pub fn encode_stream(
             })
             .map_err(|e| e.of_element(i))?;
         }
-        Ok(variant_writer::packed_bytes(stream))
+        Ok(encode_output::packed_bytes(stream))
     })
 }
 

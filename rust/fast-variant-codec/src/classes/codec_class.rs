@@ -36,8 +36,9 @@ use godot_variant_codec::{
 use crate::classes::batch;
 use crate::classes::failure::Failure;
 use crate::classes::last_failure;
+use crate::convert::encode_output;
 use crate::convert::variant_builder;
-use crate::convert::variant_writer::{self, WriteMode};
+use crate::convert::variant_writer::WriteMode;
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -244,7 +245,7 @@ impl FastVariantCodec {
     fn encoded_size(this: Gd<Self>, value: Variant) -> i64 {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                Ok(variant_writer::encoded_size(
+                Ok(encode_output::encoded_size(
                     &value,
                     *codec.encode_options(),
                     codec.write_mode(),
@@ -469,7 +470,7 @@ impl FastVariantCodec {
         });
         self.failure_and_report().conversion_report = PackedStringArray::from(report);
         converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
-            variant_writer::packed_bytes(&bytes)
+            encode_output::packed_bytes(&bytes)
         })
     }
 
