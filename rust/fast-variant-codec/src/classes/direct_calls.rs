@@ -7,8 +7,8 @@
 //! from one value up. A `#[func]` wrapper copies the `PackedByteArray` argument (a
 //! reference taken and dropped, two engine calls), guards the call, and moves the result
 //! through its layers, 16 bytes at a time: each move of words just written is a wait (see
-//! `variant_builder::VariantWords`). An instance method's receiver costs more still: gdext clones the
-//! instance's `Gd` and checks its class by name on every call
+//! `variant_builder::VariantWords`). An instance method's receiver costs more still: gdext
+//! clones the instance's `Gd` and checks its class by name on every call
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
 //! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
 //! these read the argument where the caller holds it, write the result into the caller's
@@ -96,7 +96,8 @@ pub fn register() {
 /// The PackedByteArray inside a varcall's Variant argument (a type pointer to it).
 ///
 /// # Safety
-/// `v` holds a PackedByteArray (checked by [`check_arguments`](crate::classes::method_calls::check_arguments)).
+/// `v` holds a PackedByteArray (checked by
+/// [`check_arguments`](crate::classes::method_calls::check_arguments)).
 unsafe fn bytes_in(v: &Variant) -> *const c_void {
     // SAFETY: as the caller promises; the getter points to the array inside `v`.
     unsafe { ffi().internal(v, VariantType::PACKED_BYTE_ARRAY) }
@@ -271,7 +272,8 @@ unsafe fn array_at(array: *const c_void) -> ManuallyDrop<VarArray> {
 /// The Array inside a varcall's Variant argument, viewed (see [`array_at`]).
 ///
 /// # Safety
-/// `v` holds an Array (checked by [`check_arguments`](crate::classes::method_calls::check_arguments)).
+/// `v` holds an Array (checked by
+/// [`check_arguments`](crate::classes::method_calls::check_arguments)).
 unsafe fn array_in(v: &Variant) -> ManuallyDrop<VarArray> {
     // SAFETY: as the caller promises; the getter points to the array inside `v`.
     unsafe { array_at(ffi().internal(v, VariantType::ARRAY)) }

@@ -361,8 +361,8 @@ impl Build for VariantBuilder {
                 .and_then(|paths| paths.make(path.names(), path.subnames(), path.absolute))
         };
         match path.encoded() {
-            // Kept by its bytes (see `builder_caches::NodePathCache`); made, else the engine's own decoding
-            // of the same bytes.
+            // Kept by its bytes (see `builder_caches::NodePathCache`); made, else the
+            // engine's own decoding of the same bytes.
             Some(encoded) => Ok(VariantWords::from_engine(
                 self.caches().node_paths.get(encoded, made),
             )),

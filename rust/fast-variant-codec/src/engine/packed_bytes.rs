@@ -39,7 +39,8 @@ impl Ffi {
 
     /// Sizes the empty PackedByteArray at `bytes` (an engine `PackedByteArray*`) to `size`
     /// bytes for the caller to overwrite entirely, and returns its memory (not zero-filled
-    /// when made directly, see [`cow_data`](crate::engine::cow_data)); empty if it could not be allocated.
+    /// when made directly, see [`cow_data`](crate::engine::cow_data)); empty if it could not
+    /// be allocated.
     ///
     /// # Safety
     /// `bytes` must point to an empty PackedByteArray held only by the caller that outlives

@@ -1,8 +1,9 @@
 //! Which of the engine-layout fast paths this process uses, and why.
 //!
 //! The binding reads and makes some engine values through their memory layout instead of
-//! the GDExtension interface ([`ffi`](crate::engine::ffi), [`cow_data`](crate::engine::cow_data)). Each layout is
-//! used only after a probe at start-up has checked it on the running engine, and every
+//! the GDExtension interface ([`ffi`](crate::engine::ffi),
+//! [`cow_data`](crate::engine::cow_data)). Each layout is used only after a probe at
+//! start-up has checked it on the running engine, and every
 //! probe has a fallback through the public interface. This module holds what decides
 //! whether a probe runs at all and what it found:
 //!

@@ -361,9 +361,9 @@ impl Ffi {
         }
     }
 
-    /// A pointer to the value inside `v`, which must be of type `t` (from [`type_of`](Self::type_of)):
-    /// `bool`, `int64_t`, `double`, the math types' structs, `String`, `Array`, … as the
-    /// engine lays them out.
+    /// A pointer to the value inside `v`, which must be of type `t` (from
+    /// [`type_of`](Self::type_of)): `bool`, `int64_t`, `double`, the math types' structs,
+    /// `String`, `Array`, … as the engine lays them out.
     ///
     /// # Safety
     /// `t` must be `v`'s type. The pointer is valid while `v` is alive and unchanged.
