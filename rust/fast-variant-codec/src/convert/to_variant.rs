@@ -23,6 +23,7 @@ use godot_variant_codec::{
 };
 
 use crate::convert::stack_room;
+use crate::engine::math_types::math_types;
 use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 const SCRIPT_PROPERTY: &str = "script";
@@ -148,14 +149,18 @@ fn math(value: &Value) -> Variant {
 /// many as `t` has); `None` for another type or another count.
 #[inline(always)]
 pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
-    Some(match t {
-        WireType::Transform2D => from_slice::<Transform2D, 6>(components)?.to_variant(),
-        WireType::Aabb => from_slice::<Aabb, 6>(components)?.to_variant(),
-        WireType::Basis => from_slice::<Basis, 9>(components)?.to_variant(),
-        WireType::Transform3D => from_slice::<Transform3D, 12>(components)?.to_variant(),
-        WireType::Projection => from_slice::<Projection, 16>(components)?.to_variant(),
-        _ => return None,
-    })
+    macro_rules! boxed_by_type {
+        (
+            inline: [$(($_i:ident, $($_it:tt)*)),* $(,)?],
+            boxed: [$(($_b:ident, $wire:ident, $gdext:ident, reals, $n:literal)),* $(,)?] $(,)?
+        ) => {
+            Some(match t {
+                $(WireType::$wire => from_slice::<$gdext, $n>(components)?.to_variant(),)*
+                _ => return None,
+            })
+        };
+    }
+    math_types!(boxed_by_type! {})
 }
 
 /// [`from_components`] of exactly `N` components.

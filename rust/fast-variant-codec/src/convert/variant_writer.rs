@@ -33,6 +33,7 @@ use crate::convert::stack_room;
 use crate::convert::utf8_text::Utf32;
 use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::math_types::math_types;
 use crate::engine::node_path::{self, NodePathParts};
 
 /// How many strings ahead of the one being written a PackedStringArray's characters are
@@ -271,28 +272,38 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
-    /// Writes `v` if it is a math type other than those `value` writes (true; false for any
-    /// other type, left unwritten): its memory is its components in wire order (see the
-    /// codec's `Value`), single-precision reals in this build, or 32-bit ints. `t` is
-    /// `v`'s type.
+    /// Writes `v` if it is a math type (true; false for any other type, left unwritten):
+    /// its memory is its components in wire order (see the codec's `Value`),
+    /// single-precision reals in this build, or 32-bit ints; a Color always four floats.
+    /// `t` is `v`'s type. (`value` writes Vector2, Vector3 and Color itself, before any
+    /// other type reaches here.)
     #[inline(always)]
     fn math(&mut self, v: &Variant, t: VariantType) -> bool {
-        match t {
-            VariantType::VECTOR2I => self.ints::<2>(v, t, WireType::Vector2i),
-            VariantType::RECT2 => self.reals::<4>(v, t, WireType::Rect2),
-            VariantType::RECT2I => self.ints::<4>(v, t, WireType::Rect2i),
-            VariantType::VECTOR3I => self.ints::<3>(v, t, WireType::Vector3i),
-            VariantType::TRANSFORM2D => self.reals::<6>(v, t, WireType::Transform2D),
-            VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
-            VariantType::VECTOR4I => self.ints::<4>(v, t, WireType::Vector4i),
-            VariantType::PLANE => self.reals::<4>(v, t, WireType::Plane),
-            VariantType::QUATERNION => self.reals::<4>(v, t, WireType::Quaternion),
-            VariantType::AABB => self.reals::<6>(v, t, WireType::Aabb),
-            VariantType::BASIS => self.reals::<9>(v, t, WireType::Basis),
-            VariantType::TRANSFORM3D => self.reals::<12>(v, t, WireType::Transform3D),
-            VariantType::PROJECTION => self.reals::<16>(v, t, WireType::Projection),
-            _ => return false,
+        macro_rules! write_one {
+            (reals, $n:literal, $wire:ident) => {
+                self.reals::<$n>(v, t, WireType::$wire)
+            };
+            (ints, $n:literal, $wire:ident) => {
+                self.ints::<$n>(v, t, WireType::$wire)
+            };
+            (color, $n:literal, $wire:ident) => {
+                // SAFETY: `t` is `v`'s type, a Color: four `float`s (r, g, b, a).
+                self.enc.color(unsafe { self.ffi.read(v, t) })
+            };
         }
+        macro_rules! write_by_type {
+            (
+                inline: [$(($inline:ident, $iw:ident, $_ig:ident, $ik:ident, $in:literal)),* $(,)?],
+                boxed: [$(($boxed:ident, $bw:ident, $_bg:ident, $bk:ident, $bn:literal)),* $(,)?] $(,)?
+            ) => {
+                match t {
+                    $(VariantType::$inline => write_one!($ik, $in, $iw),)*
+                    $(VariantType::$boxed => write_one!($bk, $bn, $bw),)*
+                    _ => return false,
+                }
+            };
+        }
+        math_types!(write_by_type! {});
         true
     }
 

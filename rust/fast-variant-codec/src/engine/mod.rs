@@ -16,6 +16,7 @@ mod dictionary;
 pub mod ffi;
 mod layout;
 mod make_variant;
+pub mod math_types;
 pub mod node_path;
 mod packed_bytes;
 pub mod parallel;

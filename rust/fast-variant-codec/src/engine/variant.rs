@@ -16,6 +16,7 @@ use godot::sys::{self, GodotFfi};
 
 use crate::engine::ffi::Ffi;
 use crate::engine::layout::VALUE_OFFSET;
+use crate::engine::math_types::math_types;
 use crate::engine::probes::{Passed, ProbeResult};
 
 /// A Variant's 24 bytes as three words.
@@ -59,65 +60,57 @@ pub(super) fn value_words(v: &Variant) -> [u64; 2] {
     }
 }
 
+/// `matches!(t, ...)` of the types listed after `also` and the math types of the group
+/// named after `of` (see [`math_types!`]).
+macro_rules! is_one_of {
+    (
+        $t:ident, also: [$($also:ident),*], of: inline,
+        inline: [$(($inline:ident, $($_i:tt)*)),* $(,)?],
+        boxed: [$(($_b:ident, $($_bt:tt)*)),* $(,)?] $(,)?
+    ) => {
+        matches!($t, $(VariantType::$also)|* $(| VariantType::$inline)*)
+    };
+    (
+        $t:ident, also: [$($also:ident),*], of: boxed,
+        inline: [$(($_i:ident, $($_it:tt)*)),* $(,)?],
+        boxed: [$(($boxed:ident, $($_b:tt)*)),* $(,)?] $(,)?
+    ) => {
+        matches!($t, $(VariantType::$also)|* $(| VariantType::$boxed)*)
+    };
+}
+
 /// The types whose value the probe checks sits at `VALUE_OFFSET`, and which are read and
-/// made there.
+/// made there: the scalars, Strings, StringNames, Arrays, Dictionaries and the math types
+/// stored inline.
 pub(super) fn stored_inline(t: VariantType) -> bool {
-    matches!(
-        t,
-        VariantType::BOOL
-            | VariantType::INT
-            | VariantType::FLOAT
-            | VariantType::STRING
-            | VariantType::STRING_NAME
-            | VariantType::VECTOR2
-            | VariantType::VECTOR2I
-            | VariantType::RECT2
-            | VariantType::RECT2I
-            | VariantType::VECTOR3
-            | VariantType::VECTOR3I
-            | VariantType::VECTOR4
-            | VariantType::VECTOR4I
-            | VariantType::PLANE
-            | VariantType::QUATERNION
-            | VariantType::COLOR
-            | VariantType::ARRAY
-            | VariantType::DICTIONARY
-    )
+    math_types!(is_one_of! {
+        t, also: [BOOL, INT, FLOAT, STRING, STRING_NAME, ARRAY, DICTIONARY], of: inline,
+    })
 }
 
 /// The types the engine keeps in a block of their own (from its pools), the Variant
 /// holding the block's address: the probe checks that address sits at `VALUE_OFFSET`,
-/// which is then read instead of asking the engine's getter.
+/// which is then read instead of asking the engine's getter. The boxed math types.
 pub(super) fn stored_boxed(t: VariantType) -> bool {
-    matches!(
-        t,
-        VariantType::TRANSFORM2D
-            | VariantType::AABB
-            | VariantType::BASIS
-            | VariantType::TRANSFORM3D
-            | VariantType::PROJECTION
-    )
+    math_types!(is_one_of! { t, also: [], of: boxed, })
 }
 
-/// The bytes of the math value in `v` (of type `t`) as gdext's type for it holds them;
-/// `None` for a type that is not one of the math types the probe checks.
+/// The bytes of a math value in `v` (of type `t`) as gdext's type for it holds them; `None`
+/// for a type that is not a math type.
 pub(super) fn math_bytes(v: &Variant, t: VariantType) -> Option<Vec<u8>> {
-    Some(match t {
-        VariantType::VECTOR2I => bytes_of(&v.to::<Vector2i>()).to_vec(),
-        VariantType::RECT2 => bytes_of(&v.to::<Rect2>()).to_vec(),
-        VariantType::RECT2I => bytes_of(&v.to::<Rect2i>()).to_vec(),
-        VariantType::VECTOR3I => bytes_of(&v.to::<Vector3i>()).to_vec(),
-        VariantType::VECTOR4 => bytes_of(&v.to::<Vector4>()).to_vec(),
-        VariantType::VECTOR4I => bytes_of(&v.to::<Vector4i>()).to_vec(),
-        VariantType::PLANE => bytes_of(&v.to::<Plane>()).to_vec(),
-        VariantType::QUATERNION => bytes_of(&v.to::<Quaternion>()).to_vec(),
-        VariantType::TRANSFORM2D => bytes_of(&v.to::<Transform2D>()).to_vec(),
-        VariantType::AABB => bytes_of(&v.to::<Aabb>()).to_vec(),
-        VariantType::BASIS => bytes_of(&v.to::<Basis>()).to_vec(),
-        VariantType::TRANSFORM3D => bytes_of(&v.to::<Transform3D>()).to_vec(),
-        VariantType::PROJECTION => bytes_of(&v.to::<Projection>()).to_vec(),
-        _ => return None,
-    })
+    macro_rules! bytes_by_type {
+        (
+            inline: [$(($inline:ident, $_iw:ident, $inline_gd:ident, $($_i:tt)*)),* $(,)?],
+            boxed: [$(($boxed:ident, $_bw:ident, $boxed_gd:ident, $($_b:tt)*)),* $(,)?] $(,)?
+        ) => {
+            Some(match t {
+                $(VariantType::$inline => bytes_of(&v.to::<$inline_gd>()).to_vec(),)*
+                $(VariantType::$boxed => bytes_of(&v.to::<$boxed_gd>()).to_vec(),)*
+                _ => return None,
+            })
+        };
+    }
+    math_types!(bytes_by_type! {})
 }
 
 /// The bytes of a plain value (gdext's math types are `repr(C)` structs of 32-bit fields).
@@ -131,27 +124,10 @@ pub(super) fn bytes_of<T: Copy>(value: &T) -> &[u8] {
     }
 }
 
-/// Types whose Variant owns nothing: dropping it needs no call into the engine.
+/// Types whose Variant owns nothing: dropping it needs no call into the engine. Nil, the
+/// scalars, RIDs and the math types stored inline.
 pub(super) fn owns_nothing(t: VariantType) -> bool {
-    matches!(
-        t,
-        VariantType::NIL
-            | VariantType::BOOL
-            | VariantType::INT
-            | VariantType::FLOAT
-            | VariantType::VECTOR2
-            | VariantType::VECTOR2I
-            | VariantType::RECT2
-            | VariantType::RECT2I
-            | VariantType::VECTOR3
-            | VariantType::VECTOR3I
-            | VariantType::VECTOR4
-            | VariantType::VECTOR4I
-            | VariantType::PLANE
-            | VariantType::QUATERNION
-            | VariantType::COLOR
-            | VariantType::RID
-    )
+    math_types!(is_one_of! { t, also: [NIL, BOOL, INT, FLOAT, RID], of: inline, })
 }
 
 /// gdext types that hold an engine value of `ENGINE_SIZE` bytes (and nothing else it would
@@ -491,5 +467,61 @@ impl Ffi {
     /// String, StringName, NodePath, Array or Dictionary (read from `v`'s own memory).
     pub fn value_word(&self, v: &Variant) -> Option<u64> {
         self.layout.then(|| value_words(v)[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use godot::obj::EngineEnum;
+
+    use super::*;
+
+    /// What the math types' table makes of every type: stored inline, boxed, owning
+    /// nothing, against each set spelled out type by type.
+    #[test]
+    fn the_table_classifies_every_type_as_the_engine_stores_it() {
+        use VariantType as T;
+        let inline_math = [
+            T::VECTOR2,
+            T::VECTOR2I,
+            T::RECT2,
+            T::RECT2I,
+            T::VECTOR3,
+            T::VECTOR3I,
+            T::VECTOR4,
+            T::VECTOR4I,
+            T::PLANE,
+            T::QUATERNION,
+            T::COLOR,
+        ];
+        let inline: Vec<T> = [
+            T::BOOL,
+            T::INT,
+            T::FLOAT,
+            T::STRING,
+            T::STRING_NAME,
+            T::ARRAY,
+            T::DICTIONARY,
+        ]
+        .into_iter()
+        .chain(inline_math)
+        .collect();
+        let boxed = [
+            T::TRANSFORM2D,
+            T::AABB,
+            T::BASIS,
+            T::TRANSFORM3D,
+            T::PROJECTION,
+        ];
+        let plain: Vec<T> = [T::NIL, T::BOOL, T::INT, T::FLOAT, T::RID]
+            .into_iter()
+            .chain(inline_math)
+            .collect();
+        for ord in 0..sys::GDEXTENSION_VARIANT_TYPE_VARIANT_MAX {
+            let t = VariantType::from_ord(ord);
+            assert_eq!(stored_inline(t), inline.contains(&t), "{t:?}");
+            assert_eq!(stored_boxed(t), boxed.contains(&t), "{t:?}");
+            assert_eq!(owns_nothing(t), plain.contains(&t), "{t:?}");
+        }
     }
 }
