@@ -1,4 +1,4 @@
-//! Layer: builder/writer. Room on the stack for deep values.
+//! Room on the stack for deep values.
 //!
 //! The conversions recurse once per nesting level, up to the engine's 1024, on the calling
 //! thread, whose stack may be too small for that: a debug build, a macOS thread (512 KiB),

@@ -1,4 +1,4 @@
-//! Layer: builder/writer. Arrays and Dictionaries typed at run time.
+//! Arrays and Dictionaries typed at run time.
 //!
 //! gdext types a container from a Rust type parameter (`Array<i64>`), but the decoder
 //! learns the element type from the bytes: a builtin type, a class name or a script known
@@ -75,7 +75,7 @@ fn value_script_own(version: (i64, i64, i64)) -> bool {
 pub fn typed_dictionary(key: &ElementSpec, value: &ElementSpec) -> VarDictionary {
     let mut dictionary = VarDictionary::new();
     if key.is_typed() || value.is_typed() {
-        let value_script = if value_script_own(crate::engine_layout::engine_version()) {
+        let value_script = if value_script_own(crate::engine::probes::engine_version()) {
             &value.script
         } else {
             &key.script

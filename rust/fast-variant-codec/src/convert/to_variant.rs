@@ -1,12 +1,11 @@
-//! Layer: builder/writer. Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
+//! Codec `Value` → Godot `Variant`, building what the engine's `decode_variant`
 //! (core/io/marshalls.cpp) builds: `EncodedObjectAsID` for object ids, instantiated objects
 //! for full ones (with `allow_objects`), typed containers filled through the engine's own
 //! typed `push_back` / `dict[key] = value`.
 //!
 //! Runs on the calling thread: it creates Godot objects for that thread.
 
-use crate::raw::{gstring, starts_with_bom};
-use crate::text::string_name;
+use crate::engine::string::{gstring, starts_with_bom, string_name};
 use godot::builtin::{
     Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
@@ -23,8 +22,9 @@ use godot_variant_codec::{
     Object as WireObject, PackedReals, Reals, Signal as WireSignal, Value, VariantType as WireType,
 };
 
-use crate::stack_room;
-use crate::typed_containers::{typed_array, typed_dictionary, ElementSpec};
+use crate::convert::stack_room;
+use crate::engine::math_types::math_types;
+use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 const SCRIPT_PROPERTY: &str = "script";
 
@@ -109,39 +109,34 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
 }
 
 /// A math type (vectors, Rect2, Transform2D, Plane, Quaternion, AABB, Basis, Transform3D,
-/// Projection, Color) in this build's single precision.
+/// Projection, Color) in this build's single precision, made of its components: the math
+/// types' memory is their components in wire order (see `Value`). (A Plane so, not by
+/// `Plane::new`, which would insist on a unit normal.)
 fn math(value: &Value) -> Variant {
-    match value {
-        Value::Vector2(r) => from_components::<Vector2, 2>(r.to_f32()).to_variant(),
-        Value::Vector2i([x, y]) => Vector2i::new(*x, *y).to_variant(),
-        Value::Rect2(r) => from_components::<Rect2, 4>(r.to_f32()).to_variant(),
-        Value::Rect2i([px, py, sx, sy]) => Rect2i {
-            position: Vector2i::new(*px, *py),
-            size: Vector2i::new(*sx, *sy),
-        }
-        .to_variant(),
-        Value::Vector3(r) => from_components::<Vector3, 3>(r.to_f32()).to_variant(),
-        Value::Vector3i([x, y, z]) => Vector3i::new(*x, *y, *z).to_variant(),
-        // The math types' memory is their components in wire order (see `Value`).
-        Value::Transform2D(r) => from_components::<Transform2D, 6>(r.to_f32()).to_variant(),
-        Value::Vector4(r) => from_components::<Vector4, 4>(r.to_f32()).to_variant(),
-        Value::Vector4i([x, y, z, w]) => Vector4i::new(*x, *y, *z, *w).to_variant(),
-        // The components, not `Plane::new`, which would insist on a unit normal.
-        Value::Plane(r) => from_components::<Plane, 4>(r.to_f32()).to_variant(),
-        Value::Quaternion(r) => from_components::<Quaternion, 4>(r.to_f32()).to_variant(),
-        Value::Aabb(r) => from_components::<Aabb, 6>(r.to_f32()).to_variant(),
-        Value::Basis(r) => from_components::<Basis, 9>(r.to_f32()).to_variant(),
-        Value::Transform3D(r) => from_components::<Transform3D, 12>(r.to_f32()).to_variant(),
-        Value::Projection(r) => from_components::<Projection, 16>(r.to_f32()).to_variant(),
-        Value::Color([r, g, b, a]) => Color {
-            r: *r,
-            g: *g,
-            b: *b,
-            a: *a,
-        }
-        .to_variant(),
-        other => unreachable!("{} is no math type", other.variant_type()),
+    macro_rules! made {
+        (reals, $gdext:ident, $n:literal, $c:ident) => {
+            from_components::<$gdext, $n>($c.to_f32())
+        };
+        (ints, $gdext:ident, $n:literal, $c:ident) => {
+            from_int_components::<$gdext, $n>(*$c)
+        };
+        (color, $gdext:ident, $n:literal, $c:ident) => {
+            from_components::<$gdext, $n>(*$c)
+        };
     }
+    macro_rules! math_by_type {
+        (
+            inline: [$(($_ie:ident, $iw:ident, $ig:ident, $ik:ident, $in:literal)),* $(,)?],
+            boxed: [$(($_be:ident, $bw:ident, $bg:ident, $bk:ident, $bn:literal)),* $(,)?] $(,)?
+        ) => {
+            match value {
+                $(Value::$iw(c) => made!($ik, $ig, $in, c).to_variant(),)*
+                $(Value::$bw(c) => made!($bk, $bg, $bn, c).to_variant(),)*
+                other => unreachable!("{} is no math type", other.variant_type()),
+            }
+        };
+    }
+    math_types!(math_by_type! {})
 }
 
 /// A single-precision math value of a type the value model boxes (Transform2D, AABB,
@@ -149,14 +144,18 @@ fn math(value: &Value) -> Variant {
 /// many as `t` has); `None` for another type or another count.
 #[inline(always)]
 pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
-    Some(match t {
-        WireType::Transform2D => from_slice::<Transform2D, 6>(components)?.to_variant(),
-        WireType::Aabb => from_slice::<Aabb, 6>(components)?.to_variant(),
-        WireType::Basis => from_slice::<Basis, 9>(components)?.to_variant(),
-        WireType::Transform3D => from_slice::<Transform3D, 12>(components)?.to_variant(),
-        WireType::Projection => from_slice::<Projection, 16>(components)?.to_variant(),
-        _ => return None,
-    })
+    macro_rules! boxed_by_type {
+        (
+            inline: [$(($_i:ident, $($_it:tt)*)),* $(,)?],
+            boxed: [$(($_b:ident, $wire:ident, $gdext:ident, reals, $n:literal)),* $(,)?] $(,)?
+        ) => {
+            Some(match t {
+                $(WireType::$wire => from_slice::<$gdext, $n>(components)?.to_variant(),)*
+                _ => return None,
+            })
+        };
+    }
+    math_types!(boxed_by_type! {})
 }
 
 /// [`from_components`] of exactly `N` components.
@@ -323,6 +322,15 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
 fn from_components<T: Copy, const N: usize>(components: [f32; N]) -> T {
     const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<f32>()) };
     // SAFETY: `T` is a `repr(C)` struct of exactly `N` `f32`s (size checked above), for
+    // which any bits are a value.
+    unsafe { std::mem::transmute_copy(&components) }
+}
+
+/// [`from_components`] of 32-bit int components (the int vectors, Rect2i): gdext's types
+/// for them are `repr(C)` structs of `N` `i32`s.
+fn from_int_components<T: Copy, const N: usize>(components: [i32; N]) -> T {
+    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<i32>()) };
+    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `i32`s (size checked above), for
     // which any bits are a value.
     unsafe { std::mem::transmute_copy(&components) }
 }

@@ -1,4 +1,4 @@
-//! Layer: builder/writer. Many values in one call: batches (a packet per value) and
+//! Many values in one call: batches (a packet per value) and
 //! streams (length-prefixed values, as `store_var` / `put_var` write them).
 //!
 //! The engine values are read and made on the calling thread, one after another (walking
@@ -19,12 +19,13 @@ use godot_variant_codec::stream::{frame_at, frame_into, FrameError, FrameErrorKi
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
-use crate::cow;
-use crate::failure::Failure;
-use crate::parallel;
-use crate::raw::ffi;
-use crate::read::{ReadErrorKind, VariantBuilder};
-use crate::write::{self, encode_with, holds_values, Filled, OutSink, VariantWriter, WriteMode};
+use crate::classes::failure::Failure;
+use crate::convert::encode_output::{self, encode_with, Filled, OutSink};
+use crate::convert::variant_builder::{ReadErrorKind, VariantBuilder};
+use crate::convert::variant_writer::{holds_values, VariantWriter, WriteMode};
+use crate::engine::cow_data;
+use crate::engine::ffi::ffi;
+use crate::engine::parallel;
 
 /// Copies smaller than this are made at once, on the calling thread.
 const DEFERRED_COPY_MIN: usize = 4096;
@@ -214,7 +215,7 @@ pub fn decode(packets: &AnyArray, opts: &DecodeOptions) -> (VarArray, Option<Fai
             // reference keeps the bytes as they were (copy-on-write).
             let bytes = unsafe { ffi.view::<PackedByteArray>(p, t) };
             builder
-                .decode(cow::elements_of(&bytes), 0, opts)
+                .decode(cow_data::elements_of(&bytes), 0, opts)
                 .map(|(value, _)| value)
                 .map_err(Failure::from)
         } else {
@@ -249,7 +250,7 @@ pub fn encode_stream(
 ) -> Result<PackedByteArray, Failure> {
     let ffi = ffi();
     let values = held_for_call(values, mode.full_objects);
-    write::with_buffer(|stream| {
+    encode_output::with_buffer(|stream| {
         for i in 0..values.len() {
             // SAFETY: below the size of the array, held unchanged for the call (see
             // `held_for_call`).
@@ -261,7 +262,7 @@ pub fn encode_stream(
             })
             .map_err(|e| e.of_element(i))?;
         }
-        Ok(write::packed_bytes(stream))
+        Ok(encode_output::packed_bytes(stream))
     })
 }
 
@@ -271,7 +272,7 @@ pub fn encode_stream(
 /// more), so a script run by an object decoded whole cannot change what is read.
 pub fn decode_stream(bytes: &PackedByteArray, opts: &DecodeOptions) -> Result<VarArray, Failure> {
     let ffi = ffi();
-    let data = cow::elements_of(bytes);
+    let data = cow_data::elements_of(bytes);
     let mut values = Vec::new();
     let mut builder = VariantBuilder::new();
     let mut offset = 0;

@@ -1,4 +1,4 @@
-//! Layer: class. `FastVariantCodec`'s per-value methods — `encode`, `decode` and the static
+//! `FastVariantCodec`'s per-value methods — `encode`, `decode` and the static
 //! `var_to_bytes`, `bytes_to_var` — and the batches `encode_batch`, `decode_batch`,
 //! registered by hand rather than as `#[func]`s.
 //!
@@ -7,8 +7,8 @@
 //! from one value up. A `#[func]` wrapper copies the `PackedByteArray` argument (a
 //! reference taken and dropped, two engine calls), guards the call, and moves the result
 //! through its layers, 16 bytes at a time: each move of words just written is a wait (see
-//! `read::Item`). An instance method's receiver costs more still: gdext clones the
-//! instance's `Gd` and checks its class by name on every call
+//! `variant_builder::VariantWords`). An instance method's receiver costs more still: gdext
+//! clones the instance's `Gd` and checks its class by name on every call
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
 //! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
 //! these read the argument where the caller holds it, write the result into the caller's
@@ -20,66 +20,33 @@
 //!
 //! Their editor help is registered here too (gdext builds it from `#[func]`s only).
 
-use std::cell::Cell;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use godot::builtin::{
     AnyArray, Array, PackedByteArray, StringName, VarArray, Variant, VariantType,
 };
-use godot::global::{godot_error, Error};
-use godot::meta::ToGodot;
-use godot::obj::EngineEnum;
-use godot::private::{as_storage, Storage};
+use godot::global::Error;
 use godot::register::info::MethodFlags;
 use godot::register::private::method::ClassMethodInfo;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
-use crate::batch;
-use crate::codec_class::{
-    engine_decode_options, engine_encode_options, guarded, panic_failure, FastVariantCodec,
+use crate::classes::batch;
+use crate::classes::codec_class::{
+    engine_decode_options, engine_encode_options, guarded, FastVariantCodec,
 };
-use crate::cow;
-use crate::failure::Failure;
-use crate::raw::ffi;
-use crate::read;
-use crate::write::{encode_into, WriteMode};
-
-thread_local! {
-    /// The failure of this thread's last static call; `None` after a success.
-    static LAST_FAILURE: KeptFailure = const { KeptFailure(Cell::new(None)) };
-}
-
-/// How many threads' [`LAST_FAILURE`] hold a failure. While none does, a successful call
-/// has nothing to clear and leaves the thread-local alone: reaching it costs a call (the
-/// library's thread-locals are reached through the dynamic TLS model) and a check of its
-/// state, which one small value per call notices. A thread that holds a failure has counted
-/// it before it reads the count, so it always sees its own.
-static THREADS_FAILED: AtomicUsize = AtomicUsize::new(0);
-
-/// A thread's failure, counted in [`THREADS_FAILED`] while it is held.
-struct KeptFailure(Cell<Option<Box<Failure>>>);
-
-impl KeptFailure {
-    fn set(&self, failure: Option<Box<Failure>>) {
-        let now = failure.is_some();
-        let before = self.0.replace(failure).is_some();
-        match (before, now) {
-            (false, true) => THREADS_FAILED.fetch_add(1, Ordering::Relaxed),
-            (true, false) => THREADS_FAILED.fetch_sub(1, Ordering::Relaxed),
-            _ => 0,
-        };
-    }
-}
-
-impl Drop for KeptFailure {
-    fn drop(&mut self) {
-        self.set(None);
-    }
-}
+use crate::classes::failure::Failure;
+use crate::classes::last_failure::finish_static;
+use crate::classes::method_calls::{
+    bytes_returned, empty_bytes, on_instance, ptrcall, return_array, varcall, Method, Ptrcall,
+    Returned, Varcall,
+};
+use crate::convert::encode_output::encode_into;
+use crate::convert::variant_builder;
+use crate::convert::variant_writer::WriteMode;
+use crate::engine::cow_data;
+use crate::engine::ffi::ffi;
 
 /// What the engine is told of the [`Method`] `$m`: its name, signature, defaults and call
 /// functions. A macro, not a generic function: gdext's bound on the argument types
@@ -126,110 +93,14 @@ pub fn register() {
     }
 }
 
-/// The error code and message of this thread's last static call (`None`: it succeeded, or
-/// there was none).
-pub fn last_failure<R>(read: impl FnOnce(Option<&Failure>) -> R) -> R {
-    LAST_FAILURE.with(|kept| {
-        let failure = kept.0.take();
-        let result = read(failure.as_deref());
-        kept.0.set(failure);
-        result
-    })
-}
-
-/// Records the outcome of a static call for this thread.
-#[inline(always)]
-fn finish_static<T>(outcome: Result<T, Failure>) {
-    if outcome.is_ok() && THREADS_FAILED.load(Ordering::Relaxed) == 0 {
-        return;
-    }
-    let failure = outcome.err().map(Box::new);
-    LAST_FAILURE.with(|kept| kept.set(failure));
-}
-
-/// The check of a varcall's arguments: `min..=types.len()` of them, each of its type in
-/// `types` unless that is `NIL` (any Variant). Sets `err` and returns `false` when they do
-/// not fit.
-///
-/// # Safety
-/// `args` holds `argc` Variant pointers; `err` points to the call's error record.
-unsafe fn check_arguments(
-    args: *const sys::GDExtensionConstVariantPtr,
-    argc: sys::GDExtensionInt,
-    min: usize,
-    types: &[VariantType],
-    err: *mut sys::GDExtensionCallError,
-) -> bool {
-    let count = usize::try_from(argc).unwrap_or(0);
-    let (error, argument, expected) = if count < min {
-        (sys::GDEXTENSION_CALL_ERROR_TOO_FEW_ARGUMENTS, 0, min as i32)
-    } else if count > types.len() {
-        (
-            sys::GDEXTENSION_CALL_ERROR_TOO_MANY_ARGUMENTS,
-            0,
-            types.len() as i32,
-        )
-    } else {
-        let wrong = (0..count).find(|&i| {
-            // SAFETY: `i` is below `count`, the number of the caller's Variant pointers.
-            let arg = unsafe { argument_at(args, i) };
-            types[i] != VariantType::NIL && ffi().type_of(arg) != types[i]
-        });
-        match wrong {
-            None => return true,
-            Some(i) => (
-                sys::GDEXTENSION_CALL_ERROR_INVALID_ARGUMENT,
-                i as i32,
-                types[i].ord(),
-            ),
-        }
-    };
-    // SAFETY: the caller's error record.
-    unsafe {
-        (*err).error = error;
-        (*err).argument = argument;
-        (*err).expected = expected;
-    }
-    false
-}
-
-/// The `index`th Variant of a varcall, borrowed.
-///
-/// # Safety
-/// `args` holds more than `index` pointers to Variants that live through the call.
-unsafe fn argument_at<'a>(
-    args: *const sys::GDExtensionConstVariantPtr,
-    index: usize,
-) -> &'a Variant {
-    // SAFETY: a gdext `Variant` is the engine's Variant (`repr(transparent)` over its
-    // opaque bytes), live and unchanged for the call, as the caller promises.
-    unsafe { &*(*args.add(index)).cast::<Variant>() }
-}
-
 /// The PackedByteArray inside a varcall's Variant argument (a type pointer to it).
 ///
 /// # Safety
-/// `v` holds a PackedByteArray (checked by [`check_arguments`]).
+/// `v` holds a PackedByteArray (checked by
+/// [`check_arguments`](crate::classes::method_calls::check_arguments)).
 unsafe fn bytes_in(v: &Variant) -> *const c_void {
     // SAFETY: as the caller promises; the getter points to the array inside `v`.
     unsafe { ffi().internal(v, VariantType::PACKED_BYTE_ARRAY) }
-}
-
-/// The instance a call is made on, reached through its id (see
-/// [`FastVariantCodec::unbound_by_id`]), for `work`.
-///
-/// # Safety
-/// `instance` is the instance pointer the engine passes with a call of one of this
-/// class's methods, on a live instance.
-unsafe fn on_instance<R>(
-    instance: sys::GDExtensionClassInstancePtr,
-    work: impl FnOnce(&FastVariantCodec) -> R,
-) -> R {
-    // SAFETY: the engine passes the instance pointer gdext made for this class's instance.
-    let storage = unsafe { as_storage::<FastVariantCodec>(instance) };
-    // SAFETY: the live object the instance belongs to.
-    let id = unsafe { sys::interface_fn!(object_get_instance_id)(storage.base().obj_sys()) };
-    FastVariantCodec::unbound_by_id(id as i64, || storage.get(), work)
 }
 
 /// Decodes the value at byte `offset` of the PackedByteArray at `bytes` (a type pointer)
@@ -280,7 +151,7 @@ unsafe fn try_decode_bytes(
         bytes
     };
     // SAFETY: the caller's array (as it promises), or the one held above.
-    let borrowed = unsafe { cow::elements_at::<u8>(bytes) };
+    let borrowed = unsafe { cow_data::elements_at::<u8>(bytes) };
     // Without the layout, a copy of the array (a reference) that gdext reads.
     let copy;
     let input = match borrowed {
@@ -301,7 +172,7 @@ unsafe fn try_decode_bytes(
             )
         })?;
     // SAFETY: the caller's promise.
-    Ok(unsafe { read::decode_into(&input[start..], start, opts, ret) }?)
+    Ok(unsafe { variant_builder::decode_into(&input[start..], start, opts, ret) }?)
 }
 
 /// Encodes `value` into the PackedByteArray at `ret` (a type pointer); empty on error.
@@ -318,7 +189,7 @@ unsafe fn encode_value(
     // makes the call; any other is emptied first (known by its layout; without it,
     // `encode_into` resizes what it is given).
     // SAFETY: the caller's live array, read.
-    if unsafe { cow::elements_at::<u8>(ret) }.is_some_and(|bytes| !bytes.is_empty()) {
+    if unsafe { cow_data::elements_at::<u8>(ret) }.is_some_and(|bytes| !bytes.is_empty()) {
         // SAFETY: the caller's live array.
         unsafe { empty_bytes(ret) };
     }
@@ -329,32 +200,6 @@ unsafe fn encode_value(
         unsafe { empty_bytes(ret) };
     }
     outcome
-}
-
-/// Makes the PackedByteArray at `ret` (a type pointer) empty, dropping what it held.
-///
-/// # Safety
-/// `ret` points to a live PackedByteArray nothing else reads or writes during the call.
-unsafe fn empty_bytes(ret: *mut c_void) {
-    // SAFETY: the caller's live array, swapped with an empty one, which drops it.
-    unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
-}
-
-/// A varcall's return Variant made an empty PackedByteArray (dropping what it held), for
-/// an encoding to fill: the array inside it, as a type pointer.
-///
-/// # Safety
-/// `ret` is the varcall's live return Variant.
-unsafe fn bytes_returned(ret: sys::GDExtensionVariantPtr) -> *mut c_void {
-    let t = VariantType::PACKED_BYTE_ARRAY;
-    let ffi = ffi();
-    // SAFETY: the caller's Variant, made there (not moved: see `Ffi::make_default_at`),
-    // whose array the getter points to.
-    unsafe {
-        let ret = ret.cast::<Variant>();
-        ffi.make_default_at(ret, t);
-        ffi.internal(&*ret, t).cast_mut()
-    }
 }
 
 /// The static `var_to_bytes`'s mode: objects as their ids.
@@ -427,7 +272,8 @@ unsafe fn array_at(array: *const c_void) -> ManuallyDrop<VarArray> {
 /// The Array inside a varcall's Variant argument, viewed (see [`array_at`]).
 ///
 /// # Safety
-/// `v` holds an Array (checked by [`check_arguments`]).
+/// `v` holds an Array (checked by
+/// [`check_arguments`](crate::classes::method_calls::check_arguments)).
 unsafe fn array_in(v: &Variant) -> ManuallyDrop<VarArray> {
     // SAFETY: as the caller promises; the getter points to the array inside `v`.
     unsafe { array_at(ffi().internal(v, VariantType::ARRAY)) }
@@ -501,268 +347,6 @@ unsafe fn decode_batch(
             let result = guarded(|| Ok(batch::decode(packets, &codec.decode_options())));
             return_array(codec.finish_batch(result).unwrap_or_default(), ret);
         });
-    }
-}
-
-/// One of the methods registered here: its arguments and what its calls do. The engine
-/// calls [`varcall`] and [`ptrcall`], which call these.
-///
-/// A ptrcall passes each argument and the return value as type pointers (a Variant's is
-/// the Variant; a PackedByteArray's the array; an int's an `int64_t`), which the caller
-/// keeps alive for the call; a varcall passes Variants, whose count and types
-/// [`check_arguments`] checks first, and a live return Variant. The instance methods are
-/// called on a live instance of this class, as the engine passes it.
-trait Method {
-    /// Its name in the class.
-    const NAME: &'static str;
-    /// Its arguments' types.
-    type Params: Params;
-    /// Its arguments' names.
-    const PARAM_NAMES: &'static [&'static str];
-    /// Its return type.
-    type Ret: Returnable;
-    /// How many arguments a call must give (the others have [`defaults`](Self::defaults)).
-    const REQUIRED: usize = <Self::Params as Params>::TYPES.len();
-    /// Static (no instance): its outcome is this thread's, else the instance's.
-    const STATIC: bool;
-
-    /// The values of the last arguments when a call leaves them out.
-    fn defaults() -> Vec<Variant> {
-        Vec::new()
-    }
-
-    /// # Safety
-    /// A varcall of the method, its arguments checked against its [`Params`].
-    unsafe fn varcall(call: Varcall);
-
-    /// # Safety
-    /// A ptrcall of the method.
-    unsafe fn ptrcall(call: Ptrcall);
-}
-
-/// A type the methods take or return, as a Variant holds it.
-trait Slot {
-    /// Its Variant type (`NIL`: any Variant).
-    const TYPE: VariantType;
-}
-
-/// A type the methods return.
-trait Returnable: Slot {
-    /// Makes the call's return value the type's empty value (after a panic).
-    ///
-    /// # Safety
-    /// `ret` is the call's live return value, of this type (a varcall's: a Variant).
-    unsafe fn return_empty(ret: Returned);
-}
-
-impl Returnable for Variant {
-    unsafe fn return_empty(ret: Returned) {
-        // SAFETY: the call's live Variant, replaced (dropping the old one).
-        unsafe {
-            match ret {
-                Returned::Variant(v) => *v = Variant::nil(),
-                Returned::Typed(v) => *v.cast::<Variant>() = Variant::nil(),
-            }
-        }
-    }
-}
-
-impl Returnable for PackedByteArray {
-    unsafe fn return_empty(ret: Returned) {
-        // SAFETY: the call's live return value, emptied.
-        unsafe {
-            match ret {
-                Returned::Variant(v) => {
-                    bytes_returned(v.cast());
-                }
-                Returned::Typed(bytes) => empty_bytes(bytes),
-            }
-        }
-    }
-}
-
-impl Slot for AnyArray {
-    const TYPE: VariantType = VariantType::ARRAY;
-}
-
-impl<T: godot::meta::Element> Slot for Array<T> {
-    const TYPE: VariantType = VariantType::ARRAY;
-}
-
-impl<T: godot::meta::Element> Returnable for Array<T> {
-    unsafe fn return_empty(ret: Returned) {
-        // SAFETY: the call's live return value.
-        unsafe { return_array(Array::<T>::new(), ret) };
-    }
-}
-
-/// Makes `array` the call's return value (dropping what it held).
-///
-/// # Safety
-/// `ret` is the call's live return value: a Variant, or an Array of `array`'s type.
-unsafe fn return_array<T: godot::meta::Element>(array: Array<T>, ret: Returned) {
-    // SAFETY: as the caller promises; the Variant made here or the array moved there.
-    unsafe {
-        match ret {
-            Returned::Variant(v) => ffi().store(v, array.to_variant()),
-            Returned::Typed(at) => array.move_return_ptr(at.cast(), sys::PtrcallType::Standard),
-        }
-    }
-}
-
-impl Slot for Variant {
-    const TYPE: VariantType = VariantType::NIL;
-}
-
-impl Slot for PackedByteArray {
-    const TYPE: VariantType = VariantType::PACKED_BYTE_ARRAY;
-}
-
-impl Slot for i64 {
-    const TYPE: VariantType = VariantType::INT;
-}
-
-/// A method's argument types, as a varcall checks them (and gdext registers them).
-trait Params {
-    /// The arguments' Variant types, in order.
-    const TYPES: &'static [VariantType];
-}
-
-impl<A: Slot> Params for (A,) {
-    const TYPES: &'static [VariantType] = &[A::TYPE];
-}
-
-impl<A: Slot, B: Slot> Params for (A, B) {
-    const TYPES: &'static [VariantType] = &[A::TYPE, B::TYPE];
-}
-
-/// A varcall: its instance, its arguments (checked) and its return Variant.
-struct Varcall {
-    instance: sys::GDExtensionClassInstancePtr,
-    args: *const sys::GDExtensionConstVariantPtr,
-    argc: usize,
-    ret: sys::GDExtensionVariantPtr,
-}
-
-impl Varcall {
-    /// Argument `i`.
-    ///
-    /// # Safety
-    /// `i` is below `argc`.
-    unsafe fn arg<'a>(&self, i: usize) -> &'a Variant {
-        // SAFETY: one of the call's live Variants.
-        unsafe { argument_at(self.args, i) }
-    }
-}
-
-/// A ptrcall: its instance, its arguments and its return value, as type pointers.
-struct Ptrcall {
-    instance: sys::GDExtensionClassInstancePtr,
-    args: *const sys::GDExtensionConstTypePtr,
-    ret: sys::GDExtensionTypePtr,
-}
-
-impl Ptrcall {
-    /// The type pointer of argument `i`.
-    ///
-    /// # Safety
-    /// `i` is below the method's argument count.
-    unsafe fn arg<T>(&self, i: usize) -> *const T {
-        // SAFETY: one of the call's argument pointers.
-        unsafe { (*self.args.add(i)).cast() }
-    }
-}
-
-unsafe extern "C" fn varcall<M: Method>(
-    _method: *mut c_void,
-    instance: sys::GDExtensionClassInstancePtr,
-    args: *const sys::GDExtensionConstVariantPtr,
-    argc: sys::GDExtensionInt,
-    ret: sys::GDExtensionVariantPtr,
-    err: *mut sys::GDExtensionCallError,
-) {
-    // SAFETY: the engine's varcall of the method `M` (see `Method`), its arguments checked
-    // first; its return value is a Variant.
-    unsafe {
-        if check_arguments(args, argc, M::REQUIRED, M::Params::TYPES, err) {
-            let call = Varcall {
-                instance,
-                args,
-                argc: argc as usize,
-                ret,
-            };
-            entry::<M>(instance, Returned::Variant(ret.cast()), || M::varcall(call));
-        }
-    }
-}
-
-unsafe extern "C" fn ptrcall<M: Method>(
-    _method: *mut c_void,
-    instance: sys::GDExtensionClassInstancePtr,
-    args: *const sys::GDExtensionConstTypePtr,
-    ret: sys::GDExtensionTypePtr,
-) {
-    let call = Ptrcall {
-        instance,
-        args,
-        ret,
-    };
-    // SAFETY: the engine's ptrcall of the method `M` (see `Method`); its return value is
-    // of `M::Ret`, by a type pointer.
-    unsafe { entry::<M>(instance, Returned::Typed(ret.cast()), || M::ptrcall(call)) };
-}
-
-/// Where a call's return value is: a varcall's Variant, or a ptrcall's type pointer.
-#[derive(Clone, Copy)]
-enum Returned {
-    Variant(*mut Variant),
-    Typed(*mut c_void),
-}
-
-/// Runs a call of `M`, which reports its own failures. A panic in it (a bug) must not
-/// unwind into the engine: it is printed as an engine error, and the call fails as any
-/// call does, with the empty result and the failure recorded for `get_error` (or
-/// `get_last_error`). One catch for the whole call: each costs a call and a frame, which
-/// one small value per call notices.
-///
-/// # Safety
-/// A call of `M` on `instance`, returning into `ret`, as the engine makes it.
-#[inline(always)]
-unsafe fn entry<M: Method>(
-    instance: sys::GDExtensionClassInstancePtr,
-    ret: Returned,
-    work: impl FnOnce(),
-) {
-    if let Err(panic) = catch_unwind(AssertUnwindSafe(work)) {
-        // SAFETY: the caller's promise.
-        unsafe { panicked::<M>(instance, ret, panic_failure(panic)) };
-    }
-}
-
-/// After a panic in a call of `M`: the error printed, the empty result, the failure
-/// recorded. A panic while recording it (the instance cannot be reached) is printed.
-///
-/// # Safety
-/// As [`entry`].
-#[cold]
-unsafe fn panicked<M: Method>(
-    instance: sys::GDExtensionClassInstancePtr,
-    ret: Returned,
-    failure: Failure,
-) {
-    godot_error!("FastVariantCodec: {}", failure.message);
-    let recover = || {
-        // SAFETY: the call's live return value, of `M::Ret`.
-        unsafe { M::Ret::return_empty(ret) };
-        if M::STATIC {
-            finish_static::<()>(Err(failure));
-        } else {
-            // SAFETY: the caller's instance.
-            unsafe { on_instance(instance, |codec| codec.finish::<()>(Err(failure))) };
-        }
-    };
-    if let Err(panic) = catch_unwind(AssertUnwindSafe(recover)) {
-        godot_error!("FastVariantCodec: {}", panic_failure(panic).message);
     }
 }
 
@@ -973,42 +557,3 @@ const METHODS_XML: &str = r#"
   </description>
 </method>
 "#;
-
-#[cfg(test)]
-mod tests {
-    use godot::global::Error;
-
-    use super::*;
-
-    /// The tests of static calls' failures, one at a time: they count the failures of all
-    /// threads.
-    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-    #[test]
-    fn a_failure_is_kept_until_the_next_call() {
-        let _serial = SERIAL.lock().unwrap();
-        finish_static::<()>(Err(Failure::new(
-            Error::ERR_FILE_EOF,
-            "cut short at byte 4",
-        )));
-        let read = |f: Option<&Failure>| f.map(|f| (f.error, f.message.clone()));
-        let expected = Some((Error::ERR_FILE_EOF, "cut short at byte 4".to_string()));
-        assert_eq!(last_failure(read), expected);
-        assert_eq!(last_failure(read), expected, "reading leaves it");
-        finish_static(Ok(()));
-        assert_eq!(last_failure(read), None);
-    }
-
-    #[test]
-    fn a_thread_that_ends_holding_a_failure_is_no_longer_counted() {
-        let _serial = SERIAL.lock().unwrap();
-        let before = THREADS_FAILED.load(Ordering::Relaxed);
-        std::thread::spawn(|| {
-            finish_static::<()>(Err(Failure::new(Error::ERR_INVALID_DATA, "at byte 0")));
-            assert!(THREADS_FAILED.load(Ordering::Relaxed) >= 1);
-        })
-        .join()
-        .unwrap();
-        assert_eq!(THREADS_FAILED.load(Ordering::Relaxed), before);
-    }
-}

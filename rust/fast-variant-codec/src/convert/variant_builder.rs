@@ -1,16 +1,15 @@
-//! Layer: builder/writer. Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
+//! Bytes → Godot `Variant`s, straight from the bytes: the codec's decoder reads the format
 //! and calls this builder, which makes each engine value as it goes (no intermediate value
 //! model for the common types; packed arrays copied in bulk into their memory).
 //!
 //! What the codec works out on its own value model (typed containers' conversions, full
 //! objects, the math types) arrives as a [`Value`] and is made by
-//! [`to_variant`](crate::to_variant). Runs on the calling thread: it creates the engine
+//! [`to_variant`]. Runs on the calling thread: it creates the engine
 //! values for that thread.
 
-use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::text::string_name;
+use crate::engine::string::string_name;
 use godot::builtin::{
     Color, GString, PackedArray, PackedByteArray, PackedStringArray, PackedVector2Array,
     PackedVector3Array, PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2,
@@ -20,19 +19,18 @@ use godot::meta::PackedElement;
 use godot::meta::ToGodot;
 use godot::obj::EngineEnum;
 use godot::sys::GodotFfi;
-use godot_variant_codec::header::header_word;
-use godot_variant_codec::wire::{short_word, short_words};
 use godot_variant_codec::{
     decode_inline, decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed,
     RawNodePath, RawText, Reals, Value, VariantType as WireType,
 };
 
-use crate::cow;
-use crate::node_path;
-use crate::parallel;
-use crate::raw::{ffi, Ffi};
-use crate::to_variant::{self, element_spec, ToVariantError};
-use crate::typed_containers::{typed_array, typed_dictionary, ElementSpec};
+use crate::convert::builder_caches::{return_caches, take_thread_caches, Caches};
+use crate::convert::to_variant::{self, element_spec, ToVariantError};
+use crate::engine::cow_data;
+use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::node_path;
+use crate::engine::parallel;
+use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 /// Why bytes could not be made into a value (see [`ReadErrorKind`]). Boxed: every call of
 /// the decoder returns it in a `Result`, which so stays little more than the Variant it
@@ -99,82 +97,12 @@ fn strings_shared(strings: &[RawText<'_>]) -> bool {
 /// The builder of engine Variants.
 pub struct VariantBuilder {
     ffi: &'static Ffi,
-    /// The Dictionaries begun (see [`KeyCache`] for the keys of the first).
+    /// The Dictionaries begun (see [`KeyCache`](crate::convert::builder_caches::KeyCache)
+    /// for the keys of the first).
     dictionaries: usize,
     /// Made when first needed: one small value per call needs neither cache, and a builder
     /// of one word to set and one to check when dropped costs such a call least.
     caches: Option<Box<Caches>>,
-}
-
-/// What a builder keeps of what it made, for the values after. The thread's: handed from
-/// one builder to the next (see [`THREAD_CACHES`]), which keeps its keys and starts its
-/// NodePaths anew.
-#[derive(Default)]
-struct Caches {
-    keys: KeyCache,
-    node_paths: NodePathCache,
-}
-
-thread_local! {
-    /// The [`Caches`] of this thread's builders between them: a game decodes one packet per
-    /// call, and its packets repeat a few keys.
-    static THREAD_CACHES: ThreadCaches = const { ThreadCaches(Cell::new(None)) };
-}
-
-/// Set when the library is unloaded: the engine's memory functions may be gone after it,
-/// so what a thread keeps is no longer released (see [`ThreadCaches`]).
-static UNLOADED: AtomicBool = AtomicBool::new(false);
-
-/// A thread's [`Caches`] between builders. Their Strings are released when the thread
-/// ends while the library is loaded; after [`release_thread_caches`] (the library unloaded,
-/// the engine shutting down), a thread that ends then leaves its few short keys to the
-/// process's end rather than call into the engine.
-struct ThreadCaches(Cell<Option<Box<Caches>>>);
-
-impl Drop for ThreadCaches {
-    fn drop(&mut self) {
-        if let Some(caches) = self.0.take() {
-            discard(caches);
-        }
-    }
-}
-
-/// Drops `caches` while the library is loaded; after, leaves them (see [`ThreadCaches`]).
-fn discard(caches: Box<Caches>) {
-    if UNLOADED.load(Ordering::Acquire) {
-        std::mem::forget(caches);
-    }
-}
-
-/// Releases the calling thread's caches and keeps every later thread end from releasing
-/// any: called as the library is unloaded, on the main thread.
-pub fn release_thread_caches() {
-    // A thread that is ending has nothing left to release.
-    let caches = THREAD_CACHES.try_with(|kept| kept.0.take()).ok().flatten();
-    drop(caches);
-    UNLOADED.store(true, Ordering::Release);
-}
-
-/// The thread's [`Caches`] (new ones when it has none, or is ending).
-fn take_thread_caches() -> Box<Caches> {
-    THREAD_CACHES
-        .try_with(|kept| kept.0.take())
-        .ok()
-        .flatten()
-        .unwrap_or_default()
-}
-
-/// Hands a builder's `caches` back to the thread for its next builder: the keys kept, the
-/// NodePaths dropped (discarded when the thread is ending).
-#[inline(never)]
-fn return_caches(mut caches: Box<Caches>) {
-    caches.keys.first_added = 0;
-    caches.node_paths = NodePathCache::default();
-    let mut caches = Some(caches);
-    let _ = THREAD_CACHES.try_with(|kept| kept.0.set(caches.take()));
-    if let Some(caches) = caches {
-        discard(caches);
-    }
 }
 
 impl VariantBuilder {
@@ -228,15 +156,15 @@ impl Drop for VariantBuilder {
 /// padding, which the engine may leave unset): `MaybeUninit` words are moved as bytes
 /// again, and the waits come back. The words are only moved, never looked at.
 #[repr(C)]
-pub struct Item(u64, u64, u64);
+pub struct VariantWords(u64, u64, u64);
 
-impl Item {
+impl VariantWords {
     /// An item of a Variant made here, from its three words.
     #[inline(always)]
     fn new(v: Variant) -> Self {
         // SAFETY: a Variant is 24 bytes, aligned as words; the item owns it from now on.
         let [a, b, c] = unsafe { std::mem::transmute::<Variant, [u64; 3]>(v) };
-        Item(a, b, c)
+        VariantWords(a, b, c)
     }
 
     /// An item of a Variant the engine made (a constructor writes the 32-bit type, then
@@ -251,7 +179,7 @@ impl Item {
             let halves = at.cast::<u32>();
             let first =
                 u64::from(halves.read_volatile()) | u64::from(halves.add(1).read_volatile()) << 32;
-            Item(first, at.add(1).read_volatile(), at.add(2).read_volatile())
+            VariantWords(first, at.add(1).read_volatile(), at.add(2).read_volatile())
         }
     }
 
@@ -296,7 +224,7 @@ impl Item {
 
 /// Writes `b` and `c` to the two words at `at` as one 16-byte store: the engine reads a
 /// Variant's value (its last two words) back as one 16-byte load, which waits for the
-/// writes to reach the cache when they were two (see [`Item`]) — a varcall's caller reads
+/// writes to reach the cache when they were two (see [`VariantWords`]) — a varcall's caller reads
 /// its return value right after the call.
 ///
 /// # Safety
@@ -317,229 +245,11 @@ unsafe fn write_pair(at: *mut u64, b: u64, c: u64) {
     }
 }
 
-impl Drop for Item {
+impl Drop for VariantWords {
     fn drop(&mut self) {
         // SAFETY: as in `into_variant`; the item is not used again.
         drop(unsafe { std::mem::transmute::<[u64; 3], Variant>([self.0, self.1, self.2]) });
     }
-}
-
-/// Dictionary keys of up to this many bytes are kept in the [`KeyCache`].
-const SHORT_KEY: usize = 16;
-/// Slots of the [`KeyCache`] (a power of two).
-const KEY_SLOTS: usize = 32;
-/// Slots an entry of a [`ProbedSlots`] may take, from the one its key hashes to on.
-const KEY_PROBES: usize = 4;
-
-/// The keys the first Dictionary of a builder may add to its [`KeyCache`].
-const FIRST_DICTIONARY_KEYS: usize = 8;
-
-/// The Strings of the dictionary keys a thread's builders have made, by text: a key text
-/// seen again is the same String, shared (the engine shares a String's buffer by reference
-/// counting, and sharing it cannot be seen from a script). Packets decoded one per call,
-/// arrays of records and batches of similar messages repeat a few keys: each repeat costs
-/// no allocation or copy. Short keys are kept in a [`ProbedSlots`]; longer keys are made
-/// every time.
-///
-/// The cache is the thread's, handed from one builder to the next. A builder's first
-/// Dictionary adds at most [`FIRST_DICTIONARY_KEYS`] keys to it (a packet's few keys; one
-/// large dictionary's keys are all different, and keeping them all would only cost), the
-/// Dictionaries after it any key.
-#[derive(Default)]
-struct KeyCache {
-    slots: ProbedSlots<CachedKey, KEY_SLOTS>,
-    /// The keys the current builder's first Dictionary has added.
-    first_added: usize,
-}
-
-struct CachedKey {
-    /// The text, as [`short_key_words`] has it.
-    words: [u64; 2],
-    len: usize,
-    key: Variant,
-}
-
-impl KeyCache {
-    /// The String Variant of the key `text` of the builder's first Dictionary or a later
-    /// one, made by `ffi` when it is new and may be added; `None` when it is not kept (a
-    /// long key, or a new one the first Dictionary may no longer add).
-    #[inline]
-    fn get(&mut self, ffi: &Ffi, text: &str, first_dictionary: bool) -> Option<&Variant> {
-        let len = text.len();
-        let words = short_key_words(text.as_bytes())?;
-        let hash = key_hash(words, len);
-        let is_it = |cached: &CachedKey| cached.len == len && cached.words == words;
-        if first_dictionary && self.first_added == FIRST_DICTIONARY_KEYS {
-            return self.slots.find(hash, is_it).map(|cached| &cached.key);
-        }
-        let mut added = false;
-        let cached = self.slots.get_or_insert(hash, is_it, || {
-            added = true;
-            CachedKey {
-                words,
-                len,
-                key: ffi.string_variant(text),
-            }
-        });
-        if added && first_dictionary {
-            self.first_added += 1;
-        }
-        Some(&cached.key)
-    }
-}
-
-/// `SLOTS` slots (a power of two, made on first use) that keep what a builder made, by a
-/// key: an entry takes the first free slot of the [`KEY_PROBES`] from its home (the top
-/// bits of its key's hash), else replaces the first of them. Nothing is ever removed, so a
-/// key is in none of the slots after a free one.
-struct ProbedSlots<T, const SLOTS: usize> {
-    slots: Vec<Option<T>>,
-}
-
-impl<T, const SLOTS: usize> Default for ProbedSlots<T, SLOTS> {
-    fn default() -> Self {
-        ProbedSlots { slots: Vec::new() }
-    }
-}
-
-impl<T, const SLOTS: usize> ProbedSlots<T, SLOTS> {
-    /// The entry that `is_it` accepts among those from the home of `hash` on, else the one
-    /// `make` makes, kept.
-    #[inline]
-    fn get_or_insert(
-        &mut self,
-        hash: u64,
-        is_it: impl Fn(&T) -> bool,
-        make: impl FnOnce() -> T,
-    ) -> &T {
-        const { assert!(SLOTS.is_power_of_two()) };
-        if self.slots.is_empty() {
-            self.slots.resize_with(SLOTS, || None);
-        }
-        let home = Self::home(hash);
-        // The first slot that is free or holds the entry, else the home slot.
-        let at = (0..KEY_PROBES)
-            .map(|probe| (home + probe) % SLOTS)
-            .find(|&at| self.slots[at].as_ref().is_none_or(&is_it))
-            .unwrap_or(home);
-        let slot = &mut self.slots[at];
-        if slot.as_ref().is_some_and(|entry| !is_it(entry)) {
-            *slot = None;
-        }
-        slot.get_or_insert_with(make)
-    }
-
-    /// The entry that `is_it` accepts among those from the home of `hash` on.
-    #[inline]
-    fn find(&self, hash: u64, is_it: impl Fn(&T) -> bool) -> Option<&T> {
-        let home = Self::home(hash);
-        (0..KEY_PROBES)
-            .map_while(|probe| self.slots.get((home + probe) % SLOTS)?.as_ref())
-            .find(|entry| is_it(entry))
-    }
-
-    /// The slot an entry of `hash` takes first.
-    fn home(hash: u64) -> usize {
-        (hash >> (64 - SLOTS.trailing_zeros())) as usize
-    }
-}
-
-/// A text of up to [`SHORT_KEY`] bytes as the two words [`short_words`] reads it as (no
-/// copy into a padded buffer first, which would stall reading it back as words): with its
-/// length, they tell it apart from any other text.
-#[inline]
-fn short_key_words(text: &[u8]) -> Option<[u64; 2]> {
-    const { assert!(SHORT_KEY <= 16, "short_words reads at most 16 bytes") };
-    (text.len() <= SHORT_KEY).then(|| short_words(text))
-}
-
-/// A short key's hash (two multiplicative mixes of its words).
-#[inline]
-fn key_hash([low, high]: [u64; 2], len: usize) -> u64 {
-    let mixed = (low ^ (len as u64) << 56).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (mixed ^ mixed >> 32 ^ high).wrapping_mul(0xd6e8_feb8_6659_fd93)
-}
-
-/// NodePaths of up to this many encoded bytes are kept in the [`NodePathCache`].
-const SHORT_NODE_PATH: usize = 256;
-/// Slots of the [`NodePathCache`] (a power of two).
-const NODE_PATH_SLOTS: usize = 256;
-
-/// The NodePaths this builder has made, by their bytes: the same bytes again give the
-/// same NodePath, shared (the engine's NodePaths are immutable and reference counted).
-/// Making a NodePath costs a lookup in the engine's table of names per name (and, without
-/// the `node_paths` layout, the engine's `bytes_to_var` of its bytes); data that holds
-/// NodePaths mostly repeats a few (the nodes a save game or a scene refers to), which this
-/// makes cheap. Paths of up to
-/// [`SHORT_NODE_PATH`] bytes are kept in a [`ProbedSlots`]. Where they do not repeat (fewer
-/// than one lookup in [`NODE_PATH_HIT_SHARE`] finds its path, once [`NODE_PATH_TRIAL`]
-/// lookups tell), keeping them only costs (a copy of the bytes, a hash, a reference more):
-/// the builder stops keeping and looking them up.
-#[derive(Default)]
-struct NodePathCache {
-    slots: ProbedSlots<(Box<[u8]>, Variant), NODE_PATH_SLOTS>,
-    lookups: usize,
-    hits: usize,
-    /// The bytes handed to the engine's `bytes_to_var`, made for the first NodePath and kept
-    /// for the next (no allocation per NodePath once it is large enough).
-    scratch: Option<PackedByteArray>,
-}
-
-/// Lookups of the [`NodePathCache`] before its share of hits decides whether it is kept.
-const NODE_PATH_TRIAL: usize = 512;
-/// The [`NodePathCache`] is kept while at least one lookup in this many finds its path.
-const NODE_PATH_HIT_SHARE: usize = 8;
-
-impl NodePathCache {
-    /// The NodePath whose bytes after its header are `encoded`, made by `make` (else by the
-    /// engine's `bytes_to_var`) the first time, every time once paths are not kept.
-    fn get(&mut self, encoded: &[u8], make: impl FnOnce() -> Option<Variant>) -> Variant {
-        let path_of = || {
-            make().unwrap_or_else(|| {
-                engine_node_path(
-                    self.scratch.get_or_insert_with(PackedByteArray::new),
-                    encoded,
-                )
-            })
-        };
-        let kept =
-            self.lookups < NODE_PATH_TRIAL || self.hits * NODE_PATH_HIT_SHARE >= self.lookups;
-        if encoded.len() > SHORT_NODE_PATH || !kept {
-            return path_of();
-        }
-        self.lookups += 1;
-        let mut made = false;
-        let (_, path) = self.slots.get_or_insert(
-            bytes_hash(encoded),
-            |(bytes, _)| **bytes == *encoded,
-            || {
-                made = true;
-                (encoded.into(), path_of())
-            },
-        );
-        if !made {
-            self.hits += 1;
-        }
-        path.clone()
-    }
-}
-
-/// What the engine's `bytes_to_var` makes of a NodePath header and `encoded`, written into
-/// `scratch` first.
-fn engine_node_path(scratch: &mut PackedByteArray, encoded: &[u8]) -> Variant {
-    let header = header_word(WireType::NodePath.id(), 0).to_le_bytes();
-    scratch.resize(header.len() + encoded.len());
-    let bytes = scratch.as_mut_slice();
-    bytes[..header.len()].copy_from_slice(&header);
-    bytes[header.len()..].copy_from_slice(encoded);
-    godot::global::bytes_to_var(&*scratch)
-}
-
-/// A hash of `bytes` (a multiplicative mix of their words).
-fn bytes_hash(bytes: &[u8]) -> u64 {
-    bytes.chunks(8).fold(bytes.len() as u64, |hash, chunk| {
-        (hash.rotate_left(5) ^ short_word(chunk)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    })
 }
 
 /// An Array being filled. It is sized up front (to what the input can hold) and filled in
@@ -578,94 +288,100 @@ pub struct DictionaryFill {
 }
 
 impl Build for VariantBuilder {
-    type Value = Item;
+    type Value = VariantWords;
     type Array = ArrayFill;
     type Dictionary = DictionaryFill;
     type Error = ReadError;
     // The engine's typed Arrays and Dictionaries filled here check each element themselves.
     const CHECKS_ELEMENTS: bool = false;
 
-    fn value(&mut self, v: Value) -> Result<Item, ReadError> {
-        Ok(Item::from_engine(to_variant::variant(&v)?))
+    fn value(&mut self, v: Value) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::from_engine(to_variant::variant(&v)?))
     }
 
     #[inline(always)]
-    fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<Item, ReadError> {
+    fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<VariantWords, ReadError> {
         // The types a Variant holds inline are made in place; the others (Transform2D,
         // AABB, Basis, Transform3D, Projection) from their components by the engine.
         if let Some(made) = self.ffi.plain_variant(engine_type(t), components) {
-            return Ok(Item::new(made));
+            return Ok(VariantWords::new(made));
         }
         match to_variant::boxed_math(t, components) {
-            Some(made) => Ok(Item::from_engine(made)),
+            Some(made) => Ok(VariantWords::from_engine(made)),
             None => self.value(Value::single_reals(t, components)),
         }
     }
 
-    fn int_components(&mut self, t: WireType, components: &[i32]) -> Result<Item, ReadError> {
+    fn int_components(
+        &mut self,
+        t: WireType,
+        components: &[i32],
+    ) -> Result<VariantWords, ReadError> {
         match self.ffi.plain_variant(engine_type(t), components) {
-            Some(made) => Ok(Item::new(made)),
+            Some(made) => Ok(VariantWords::new(made)),
             None => self.value(Value::int_components(t, components)),
         }
     }
 
     #[inline]
-    fn nil(&mut self) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.nil()))
+    fn nil(&mut self) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.nil()))
     }
 
     #[inline]
-    fn bool(&mut self, b: bool) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.bool(b)))
+    fn bool(&mut self, b: bool) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.bool(b)))
     }
 
     #[inline]
-    fn int(&mut self, i: i64) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.int(i)))
+    fn int(&mut self, i: i64) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.int(i)))
     }
 
     #[inline]
-    fn float(&mut self, f: f64) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.float(f)))
+    fn float(&mut self, f: f64) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.float(f)))
     }
 
     #[inline]
-    fn string(&mut self, s: &str) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.string_variant(s)))
+    fn string(&mut self, s: &str) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.string_variant(s)))
     }
 
-    fn string_name(&mut self, s: &str) -> Result<Item, ReadError> {
-        Ok(Item::new(self.ffi.string_name_variant(string_name(s))))
+    fn string_name(&mut self, s: &str) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(
+            self.ffi.string_name_variant(string_name(s)),
+        ))
     }
 
-    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Item, ReadError> {
+    fn node_path(&mut self, path: RawNodePath<'_>) -> Result<VariantWords, ReadError> {
         // Made from its names where the `node_paths` probe found the layout.
         let made = || {
             node_path::node_paths()
                 .and_then(|paths| paths.make(path.names(), path.subnames(), path.absolute))
         };
         match path.encoded() {
-            // Kept by its bytes (see `NodePathCache`); made, else the engine's own decoding
-            // of the same bytes.
-            Some(encoded) => Ok(Item::from_engine(
+            // Kept by its bytes (see `builder_caches::NodePathCache`); made, else the
+            // engine's own decoding of the same bytes.
+            Some(encoded) => Ok(VariantWords::from_engine(
                 self.caches().node_paths.get(encoded, made),
             )),
             // A path the generation's rules changed: made from its texts.
             None => match made() {
-                Some(path) => Ok(Item::from_engine(path)),
+                Some(path) => Ok(VariantWords::from_engine(path)),
                 None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
             },
         }
     }
 
-    fn packed(&mut self, p: Packed<'_>) -> Result<Item, ReadError> {
-        Ok(Item::from_engine(packed_array(p)))
+    fn packed(&mut self, p: Packed<'_>) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::from_engine(packed_array(p)))
     }
 
-    fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Item, ReadError> {
+    fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<VariantWords, ReadError> {
         let mut array = PackedStringArray::new();
         // SAFETY: a new array; every slot is written below.
-        let slots = unsafe { cow::sized(&mut array, strings.len()) } as usize;
+        let slots = unsafe { cow_data::sized(&mut array, strings.len()) } as usize;
         let slot = |i: usize| (slots as *mut GString).wrapping_add(i);
         let ffi = self.ffi;
         let first_invalid = AtomicUsize::new(usize::MAX);
@@ -715,7 +431,7 @@ impl Build for VariantBuilder {
         // The error of the first invalid text, as reading them in order would give it.
         match strings.get(first_invalid.into_inner()).map(RawText::text) {
             Some(Err(invalid)) => Err(invalid.into()),
-            _ => Ok(Item::from_engine(array.to_variant())),
+            _ => Ok(VariantWords::from_engine(array.to_variant())),
         }
     }
 
@@ -766,7 +482,7 @@ impl Build for VariantBuilder {
     }
 
     #[inline]
-    fn push(&mut self, fill: &mut ArrayFill, item: Item) -> Result<(), ReadError> {
+    fn push(&mut self, fill: &mut ArrayFill, item: VariantWords) -> Result<(), ReadError> {
         let item = item.into_variant();
         let item = match &mut fill.elements {
             Elements::Any => item,
@@ -815,7 +531,7 @@ impl Build for VariantBuilder {
         &mut self,
         mut fill: ArrayFill,
         _element_type: ContainerType,
-    ) -> Result<Item, ReadError> {
+    ) -> Result<VariantWords, ReadError> {
         if fill.len < fill.reserved {
             // SAFETY: as in `begin_array`.
             unsafe { self.ffi.array_resize(fill.array.sys_mut(), fill.len) };
@@ -825,9 +541,9 @@ impl Build for VariantBuilder {
                 // SAFETY: the array is forgotten right after; its reference is the Variant's.
                 let array = unsafe { self.ffi.array_variant_at(&fill.array) };
                 std::mem::forget(fill.array);
-                Item::new(array)
+                VariantWords::new(array)
             }
-            _ => Item::from_engine(fill.array.to_variant()),
+            _ => VariantWords::from_engine(fill.array.to_variant()),
         })
     }
 
@@ -852,8 +568,8 @@ impl Build for VariantBuilder {
     fn insert(
         &mut self,
         fill: &mut DictionaryFill,
-        key: Item,
-        value: Item,
+        key: VariantWords,
+        value: VariantWords,
     ) -> Result<(), ReadError> {
         let (key, value) = (key.into_variant(), value.into_variant());
         // The engine's `dict[key] = value`: the key is checked, the value is not.
@@ -867,7 +583,7 @@ impl Build for VariantBuilder {
         &mut self,
         fill: &mut DictionaryFill,
         key: &str,
-        value: Item,
+        value: VariantWords,
     ) -> Result<(), ReadError> {
         let value = value.into_variant();
         let ffi = self.ffi;
@@ -889,14 +605,14 @@ impl Build for VariantBuilder {
         fill: DictionaryFill,
         _key_type: ContainerType,
         _value_type: ContainerType,
-    ) -> Result<Item, ReadError> {
+    ) -> Result<VariantWords, ReadError> {
         Ok(if fill.typed {
-            Item::from_engine(fill.dictionary.to_variant())
+            VariantWords::from_engine(fill.dictionary.to_variant())
         } else {
             // SAFETY: as in `end_array`.
             let dictionary = unsafe { self.ffi.dictionary_variant_at(&fill.dictionary) };
             std::mem::forget(fill.dictionary);
-            Item::new(dictionary)
+            VariantWords::new(dictionary)
         })
     }
 }
@@ -912,7 +628,7 @@ fn filled<T: PackedElement>(count: usize, fill: impl FnOnce(&mut [T])) -> Packed
     let mut array = PackedArray::<T>::new();
     // SAFETY: a new array of plain elements, all written by `fill` before it is read.
     unsafe {
-        let data = cow::sized(&mut array, count);
+        let data = cow_data::sized(&mut array, count);
         fill(std::slice::from_raw_parts_mut(data, count));
     }
     array
@@ -926,7 +642,7 @@ fn filled_variant<T: PackedElement>(
     count: usize,
     fill: impl FnOnce(&mut [T]),
 ) -> Variant {
-    if let (Some(buffers), true) = (cow::buffers(), count > 0) {
+    if let (Some(buffers), true) = (cow_data::buffers(), count > 0) {
         let ffi = ffi();
         let made = ffi.default_variant(t);
         // SAFETY: `made` is a new Variant of type `t`: its packed array (a `Vector<T>`, what
@@ -1017,13 +733,13 @@ fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_
 
 /// The bytes of an input PackedByteArray, read in place.
 pub fn input(bytes: &PackedByteArray) -> &[u8] {
-    cow::elements_of(bytes)
+    cow_data::elements_of(bytes)
 }
 
 /// Decodes the value at the start of `bytes` (a window of a larger input starting at
 /// `base`, for error offsets) into `*dst` (whose Variant it drops), written there a word
 /// at a time: a returned Variant is moved 16 bytes at a time, each move a wait (see
-/// [`Item`]), which one small value per call notices. Returns the bytes it used; `*dst`
+/// [`VariantWords`]), which one small value per call notices. Returns the bytes it used; `*dst`
 /// is left as it was on error.
 ///
 /// # Safety

@@ -1,4 +1,4 @@
-//! Layer: engine memory. Engine buffers made without the engine's zero-fill: the memory of
+//! Engine buffers made without the engine's zero-fill: the memory of
 //! a String or of a packed array, allocated by the engine's allocator and laid out as the
 //! engine's copy-on-write buffer (`CowData`), for the binding to fill.
 //!
@@ -35,20 +35,11 @@ use godot::meta::PackedElement;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::wire::{prefetch_line, TEXT_WINDOW};
 
-use crate::engine_layout::{self, Probe, Verdict};
-
-/// Where the header words sit, counted back from the data, in bytes.
-const REF_COUNT_BEFORE: usize = 32;
-const CAPACITY_BEFORE: usize = 24;
-const SIZE_BEFORE: usize = 16;
-/// The padding word: written with the capacity too, so that whichever of the two words an
-/// engine takes for its capacity holds it.
-const PADDING_BEFORE: usize = 8;
-/// The header's size: the data's offset in the allocation.
-const DATA_OFFSET: usize = 32;
-
-/// Which 64-bit word of a packed array holds its data pointer (after the write proxy).
-const PACKED_POINTER_WORD: usize = 1;
+use crate::engine::layout::cow_data::{
+    CAPACITY_BEFORE, DATA_OFFSET, PACKED_POINTER_WORD, PADDING_BEFORE, REF_COUNT_BEFORE,
+    SIZE_BEFORE,
+};
+use crate::engine::probes::{self, Passed, Probe, ProbeResult, Verdict};
 
 /// Room the probe's own buffer keeps before its data: eight times the header expected, so
 /// that an engine with any header up to this size reads and counts only inside it.
@@ -144,7 +135,7 @@ pub struct Buffers {
 /// The probe's verdict and, when the layout is in use, the allocator.
 fn probed() -> &'static (Verdict, Option<Buffers>) {
     static PROBED: OnceLock<(Verdict, Option<Buffers>)> = OnceLock::new();
-    PROBED.get_or_init(|| engine_layout::check(Probe::Buffers, &[], Buffers::find))
+    PROBED.get_or_init(|| probes::check(Probe::Buffers, &[], Buffers::find))
 }
 
 /// The allocator, if the engine's buffers are laid out as this module expects.
@@ -252,22 +243,22 @@ impl Buffers {
     /// The probe (see the module docs): the layout on a buffer of its own, then the
     /// allocator's pairing on a buffer made as the codec makes them. With `wrong`, the
     /// layout is checked against a wrong one, which it must reject.
-    fn find(wrong: bool) -> Result<(Self, String), String> {
+    fn find(wrong: bool) -> ProbeResult<Self> {
         let allocator = Allocator::find();
         Self::check_packed_layout(allocator, wrong)?;
         Self::check_string_layout(allocator)?;
         let buffers = Buffers { allocator };
         buffers.check_engine_resizes_and_frees()?;
-        Ok((
-            buffers,
-            format!(
+        Ok(Passed {
+            found: buffers,
+            detail: format!(
                 "reference count, capacity and size {REF_COUNT_BEFORE}, {CAPACITY_BEFORE} \
                  and {SIZE_BEFORE} bytes before the data, as the engine read and counted \
                  them in a buffer of the probe's own; a buffer made with {} resized and \
                  freed by the engine",
                 allocator.name()
             ),
-        ))
+        })
     }
 
     /// A PackedByteArray holding the probe's buffer: the engine must see its size and

@@ -1,4 +1,4 @@
-//! Layer: class. The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
+//! The `FastVariantCodec` class: Godot's `var_to_bytes` / `bytes_to_var` format, written
 //! and read by the Rust codec.
 //!
 //! Threads: GDScript `Thread`s and `WorkerThreadPool` tasks may call one instance at once
@@ -33,11 +33,12 @@ use godot_variant_codec::{
     DecodeOptions, EncodeOptions, Generation, Precision, MAX_RECURSION_DEPTH,
 };
 
-use crate::batch;
-use crate::direct_calls;
-use crate::failure::Failure;
-use crate::read;
-use crate::write::{self, WriteMode};
+use crate::classes::batch;
+use crate::classes::failure::Failure;
+use crate::classes::last_failure;
+use crate::convert::encode_output;
+use crate::convert::variant_builder;
+use crate::convert::variant_writer::WriteMode;
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -94,7 +95,7 @@ const _: () = assert!(MAX_RECURSION_DEPTH == 1024, "update max_depth's default")
 /// The outcome of the last call.
 #[derive(Debug, Default)]
 struct LastCall {
-    /// Whether `kept` holds a failure; set only with `kept` locked. While it does not, a
+    /// Whether `failure_and_report` holds a failure; set only with it locked. While it does not, a
     /// successful call has nothing to clear and leaves the lock alone: a lock and unlock,
     /// two atomic read-modify-writes, are a large share of one small value's `decode`.
     /// Read unlocked, a stale `false` only orders this call's success before the failure
@@ -102,12 +103,12 @@ struct LastCall {
     failed: AtomicBool,
     /// Bytes the last successful `decode` used.
     decoded_size: AtomicUsize,
-    kept: Mutex<Kept>,
+    failure_and_report: Mutex<FailureAndReport>,
 }
 
 /// What [`LastCall`] keeps behind its lock.
 #[derive(Debug, Default)]
-struct Kept {
+struct FailureAndReport {
     failure: Option<Failure>,
     /// What the last `convert` or `convert_stream` could not carry over.
     conversion_report: PackedStringArray,
@@ -160,7 +161,7 @@ impl FastVariantCodec {
     /// interface. The results are the same either way.
     #[func]
     fn uses_engine_layout() -> bool {
-        crate::engine_layout::uses_engine_layout()
+        crate::engine::uses_engine_layout()
     }
 
     /// Per start-up probe of the engine's memory layout, by name, a Dictionary
@@ -169,7 +170,7 @@ impl FastVariantCodec {
     /// or why it is off (with the fallback used instead). For bug reports.
     #[func]
     fn get_engine_layout_report() -> VarDictionary {
-        crate::engine_layout::report()
+        crate::engine::report()
     }
 
     /// Sets [member full_objects].
@@ -216,7 +217,7 @@ impl FastVariantCodec {
     /// gives for the same input. Each thread has its own.
     #[func]
     fn get_last_error() -> Error {
-        direct_calls::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
+        last_failure::last_failure(|failure| failure.map_or(Error::OK, |f| f.error))
     }
 
     /// What went wrong in the last call of the static [method bytes_to_var] or
@@ -224,7 +225,7 @@ impl FastVariantCodec {
     /// success.
     #[func]
     fn get_last_error_message() -> String {
-        direct_calls::last_failure(|failure| {
+        last_failure::last_failure(|failure| {
             failure.map_or_else(String::new, |f| f.message.clone())
         })
     }
@@ -244,7 +245,7 @@ impl FastVariantCodec {
     fn encoded_size(this: Gd<Self>, value: Variant) -> i64 {
         Self::unbound(&this, |codec| {
             let result = guarded(|| {
-                Ok(write::encoded_size(
+                Ok(encode_output::encoded_size(
                     &value,
                     *codec.encode_options(),
                     codec.write_mode(),
@@ -260,7 +261,7 @@ impl FastVariantCodec {
     fn get_error(this: Gd<Self>) -> Error {
         Self::unbound(&this, |codec| {
             codec
-                .kept()
+                .failure_and_report()
                 .failure
                 .as_ref()
                 .map_or(Error::OK, |failure| failure.error)
@@ -274,7 +275,7 @@ impl FastVariantCodec {
     fn get_error_message(this: Gd<Self>) -> String {
         Self::unbound(&this, |codec| {
             codec
-                .kept()
+                .failure_and_report()
                 .failure
                 .as_ref()
                 .map_or_else(String::new, |failure| failure.message.clone())
@@ -345,7 +346,9 @@ impl FastVariantCodec {
     /// came through whole.
     #[func(gd_self)]
     fn get_conversion_report(this: Gd<Self>) -> PackedStringArray {
-        Self::unbound(&this, |codec| codec.kept().conversion_report.clone())
+        Self::unbound(&this, |codec| {
+            codec.failure_and_report().conversion_report.clone()
+        })
     }
 }
 
@@ -458,16 +461,16 @@ impl FastVariantCodec {
             let to = self
                 .encode_options()
                 .with_generation(generation_of(to_format)?);
-            convert(read::input(bytes), &from, &to).map_err(Into::into)
+            convert(variant_builder::input(bytes), &from, &to).map_err(Into::into)
         });
         let converted = self.finish(result);
         let report = converted.as_ref().map_or_else(Vec::new, |(_, report)| {
             let line = |p: &Problem| GString::from(&p.to_string());
             report.problems.iter().map(line).collect()
         });
-        self.kept().conversion_report = PackedStringArray::from(report);
+        self.failure_and_report().conversion_report = PackedStringArray::from(report);
         converted.map_or_else(PackedByteArray::new, |(bytes, _)| {
-            write::packed_bytes(&bytes)
+            encode_output::packed_bytes(&bytes)
         })
     }
 
@@ -482,10 +485,10 @@ impl FastVariantCodec {
         usize::try_from(self.max_depth.0.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
-    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+    fn failure_and_report(&self) -> std::sync::MutexGuard<'_, FailureAndReport> {
         // A panic while the lock was held left nothing half-written worth refusing.
         self.last_call
-            .kept
+            .failure_and_report
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
@@ -493,16 +496,16 @@ impl FastVariantCodec {
     /// Records `failure` as the outcome of the last call.
     #[cold]
     fn fail(&self, failure: Failure) {
-        let mut kept = self.kept();
-        kept.failure = Some(failure);
+        let mut locked = self.failure_and_report();
+        locked.failure = Some(failure);
         self.last_call.failed.store(true, Ordering::Relaxed);
     }
 
     /// Clears the failure of an earlier call after a success.
     #[cold]
     fn clear_failure(&self) {
-        let mut kept = self.kept();
-        kept.failure = None;
+        let mut locked = self.failure_and_report();
+        locked.failure = None;
         self.last_call.failed.store(false, Ordering::Relaxed);
     }
 

@@ -1,11 +1,11 @@
-//! Layer: engine memory. NodePaths made from their names, in the engine's own layout.
+//! NodePaths made from their names, in the engine's own layout.
 //!
 //! The interface makes a NodePath only from its text, which the engine then parses into
 //! names again, or (as the fallback here does) through the engine's `bytes_to_var` of the
 //! NodePath's bytes: either costs more than the engine's own decoder, which hands the names
 //! it read to `NodePath(names, subnames, absolute)`. Here the NodePath is made as that
 //! constructor makes it: its names as StringNames (the interface's constructors), in
-//! `Vector<StringName>` buffers of the engine's `CowData` layout ([`cow`]), in a data
+//! `Vector<StringName>` buffers of the engine's `CowData` layout ([`cow_data`]), in a data
 //! block like the one `memnew(Data)` gives.
 //!
 //! The layout (core/string/node_path.h and core/templates/vector.h, Godot 4.4 to 4.6): a
@@ -23,34 +23,22 @@
 //! print the same text and hash alike. Once it has, the writer reads a NodePath's names
 //! from its block too ([`NodePaths::parts`]).
 
+use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
-use godot::builtin::{NodePath, StringName, Variant};
+use godot::builtin::{NodePath, StringName, Variant, VariantType};
 use godot::meta::ToGodot;
 use godot::sys::GodotFfi;
 
-use crate::cow::{self, Buffers};
-use crate::engine_layout::{self, Probe, Verdict};
-use crate::raw::ffi;
-use crate::text::string_name;
-
-/// The engine versions whose sources lay a NodePath out as the offsets below say.
-const LAYOUT_VERSIONS: RangeInclusive<(i64, i64)> = (4, 4)..=(4, 6);
-
-/// The size of a NodePath's data block.
-const DATA_SIZE: usize = 64;
-/// Where the block holds each field, in bytes.
-const REF_COUNT_AT: usize = 0;
-const NAMES_AT: usize = 8;
-const SUBNAMES_AT: usize = 24;
-const CONCATENATED_NAMES_AT: usize = 40;
-const CONCATENATED_SUBNAMES_AT: usize = 48;
-const ABSOLUTE_AT: usize = 56;
-const HASH_VALID_AT: usize = 57;
-/// Where a `Vector` holds its buffer pointer (after the write proxy), in bytes.
-const VECTOR_POINTER_AT: usize = 8;
+use crate::engine::cow_data::{self, Buffers};
+use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::layout::node_path::{
+    ABSOLUTE_AT, CONCATENATED_NAMES_AT, CONCATENATED_SUBNAMES_AT, DATA_SIZE, HASH_VALID_AT,
+    LAYOUT_VERSIONS, NAMES_AT, REF_COUNT_AT, SUBNAMES_AT, VECTOR_POINTER_AT,
+};
+use crate::engine::probes::{self, Passed, Probe, ProbeResult, Verdict};
+use crate::engine::string::string_name;
 
 /// The path the probe has the engine parse, and its names and subnames.
 const PROBE_TEXT: &str = "/probe_a/probe_b:probe_c";
@@ -71,10 +59,13 @@ fn probed() -> &'static (Verdict, Option<NodePaths>) {
             detail: String::new(),
         };
         let variant = ffi().verdict(Probe::Variant).unwrap_or(&not_run);
-        engine_layout::check(
+        probes::check(
             Probe::NodePaths,
-            &[(Probe::Variant, variant), (Probe::Buffers, cow::verdict())],
-            |wrong| match cow::buffers() {
+            &[
+                (Probe::Variant, variant),
+                (Probe::Buffers, cow_data::verdict()),
+            ],
+            |wrong| match cow_data::buffers() {
                 Some(buffers) => NodePaths::find(buffers, wrong),
                 None => Err("not run: no buffers".into()),
             },
@@ -123,7 +114,7 @@ unsafe fn names_in(data: *const u8, at: usize) -> (*const StringName, usize) {
         if buffer.is_null() {
             return (buffer, 0);
         }
-        (buffer, cow::size_word(buffer.cast()) as usize)
+        (buffer, cow_data::size_word(buffer.cast()) as usize)
     }
 }
 
@@ -133,12 +124,93 @@ fn word_of(name: &StringName) -> u64 {
     unsafe { name.string_sys().cast::<u64>().read() }
 }
 
+/// Checks the block of the NodePath the probe had the engine parse from [`PROBE_TEXT`]:
+/// its reference count, its names and subnames, its concatenated names (not computed yet)
+/// and `absolute` (with `wrong`, looked for one byte off, where the block holds
+/// `hash_cache_valid`).
+///
+/// # Safety
+/// `data` is the block of a live NodePath held by the probe, on an engine version whose
+/// sources lay it out as [`layout::node_path`](super::layout::node_path) says.
+unsafe fn check_parsed_block(data: *const u8, wrong: bool) -> Result<(), String> {
+    // SAFETY: the block of a NodePath made for this probe and held by it (the caller's
+    // promise); on these versions the block is `DATA_SIZE` bytes, and every offset read is
+    // inside it.
+    let word = |at: usize| unsafe { data.add(at).cast::<u64>().read() };
+    // SAFETY: as above.
+    let byte = |at: usize| unsafe { data.add(at).read() };
+    // The names in the `Vector` at `at`, checked to be `expected`.
+    let names_at = |at: usize, expected: &[&str]| -> Result<(), String> {
+        // SAFETY: the block of the probe's NodePath, on a version whose sources lay it
+        // out so; its names' buffer is of the `CowData` layout the buffers probe checked.
+        let (buffer, len) = unsafe { names_in(data, at) };
+        if buffer.is_null() {
+            return Err(format!("no buffer of names at offset {at}"));
+        }
+        if len != expected.len() {
+            return Err(format!(
+                "{len} names at offset {at}, not {}",
+                expected.len()
+            ));
+        }
+        for (i, name) in expected.iter().enumerate() {
+            // SAFETY: below the buffer's size, just read.
+            let found = word_of(unsafe { &*buffer.add(i) });
+            if found != word_of(&string_name(name)) {
+                return Err(format!("name {i} at offset {at} is not {name:?}"));
+            }
+        }
+        Ok(())
+    };
+    let absolute_at = if wrong { HASH_VALID_AT } else { ABSOLUTE_AT };
+    if word(REF_COUNT_AT) as u32 != 1 {
+        return Err("the reference count is not the block's first word".into());
+    }
+    names_at(NAMES_AT, &PROBE_NAMES)?;
+    names_at(SUBNAMES_AT, &PROBE_SUBNAMES)?;
+    if word(CONCATENATED_NAMES_AT) != 0 || word(CONCATENATED_SUBNAMES_AT) != 0 {
+        return Err("the concatenated names are not null before they are asked for".into());
+    }
+    if byte(absolute_at) != 1 || byte(HASH_VALID_AT) != 0 {
+        return Err(format!("`absolute` is not at offset {absolute_at}"));
+    }
+    Ok(())
+}
+
 impl NodePaths {
+    /// Checks that the NodePath made here of the probe's names equals the engine's
+    /// `parsed` (compared, printed and hashed by the engine), and that the empty relative
+    /// path and `/` made here equal the engine's too.
+    fn check_made_equal(&self, parsed: &Variant) -> Result<(), String> {
+        let made = self
+            .make(&PROBE_NAMES, &PROBE_SUBNAMES, true)
+            .ok_or("no memory for a NodePath")?;
+        if made != *parsed || made.stringify() != parsed.stringify() {
+            return Err(format!(
+                "a NodePath made here is {}, not {PROBE_TEXT}",
+                made.stringify()
+            ));
+        }
+        if made.hash_u32() != parsed.hash_u32() {
+            return Err("a NodePath made here hashes differently".into());
+        }
+        for (text, absolute) in [("", false), ("/", true)] {
+            let made = self
+                .make(&[], &[], absolute)
+                .ok_or("no memory for a NodePath")?;
+            let parsed = NodePath::from(text).to_variant();
+            if made != parsed || made.stringify() != parsed.stringify() {
+                return Err(format!("the NodePath {text:?} made here differs"));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the layout on a NodePath the engine parsed (with `wrong`, `absolute` is
     /// looked for one byte off, where the block holds `hash_cache_valid`), then makes the
     /// same path here and has the engine compare the two.
-    fn find(buffers: &'static Buffers, wrong: bool) -> Result<(NodePaths, String), String> {
-        let (major, minor, _) = engine_layout::engine_version();
+    fn find(buffers: &'static Buffers, wrong: bool) -> ProbeResult<NodePaths> {
+        let (major, minor, _) = probes::engine_version();
         if !LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s NodePaths are not known to be laid out as \
@@ -152,81 +224,24 @@ impl NodePaths {
                 "the engine's NodePath of {PROBE_TEXT:?} holds no block"
             ));
         }
-        // SAFETY: the block of a NodePath made for this probe and held by it; on these
-        // versions the block is `DATA_SIZE` bytes, and every offset read is inside it.
-        let word = |at: usize| unsafe { data.add(at).cast::<u64>().read() };
-        // SAFETY: as above.
-        let byte = |at: usize| unsafe { data.add(at).read() };
-        // The names in the `Vector` at `at`, checked to be `expected`.
-        let names_at = |at: usize, expected: &[&str]| -> Result<(), String> {
-            // SAFETY: the block of the probe's NodePath, on a version whose sources lay it
-            // out so; its names' buffer is of the `CowData` layout the buffers probe checked.
-            let (buffer, len) = unsafe { names_in(data, at) };
-            if buffer.is_null() {
-                return Err(format!("no buffer of names at offset {at}"));
-            }
-            if len != expected.len() {
-                return Err(format!(
-                    "{len} names at offset {at}, not {}",
-                    expected.len()
-                ));
-            }
-            for (i, name) in expected.iter().enumerate() {
-                // SAFETY: below the buffer's size, just read.
-                let found = word_of(unsafe { &*buffer.add(i) });
-                if found != word_of(&string_name(name)) {
-                    return Err(format!("name {i} at offset {at} is not {name:?}"));
-                }
-            }
-            Ok(())
-        };
-        let absolute_at = if wrong { HASH_VALID_AT } else { ABSOLUTE_AT };
-        if word(REF_COUNT_AT) as u32 != 1 {
-            return Err("the reference count is not the block's first word".into());
-        }
-        names_at(NAMES_AT, &PROBE_NAMES)?;
-        names_at(SUBNAMES_AT, &PROBE_SUBNAMES)?;
-        if word(CONCATENATED_NAMES_AT) != 0 || word(CONCATENATED_SUBNAMES_AT) != 0 {
-            return Err("the concatenated names are not null before they are asked for".into());
-        }
-        if byte(absolute_at) != 1 || byte(HASH_VALID_AT) != 0 {
-            return Err(format!("`absolute` is not at offset {absolute_at}"));
-        }
+        // SAFETY: the block of the probe's own NodePath, which it holds, on a version whose
+        // sources lay it out so.
+        unsafe { check_parsed_block(data, wrong) }?;
         let parsed = parsed.to_variant();
         if ffi().value_word(&parsed) != Some(data as u64) {
             return Err("a NodePath Variant does not hold its block at the value offset".into());
         }
 
         let found = NodePaths { buffers };
-        let made = found
-            .make(&PROBE_NAMES, &PROBE_SUBNAMES, true)
-            .ok_or("no memory for a NodePath")?;
-        if made != parsed || made.stringify() != parsed.stringify() {
-            return Err(format!(
-                "a NodePath made here is {}, not {PROBE_TEXT}",
-                made.stringify()
-            ));
-        }
-        if made.hash_u32() != parsed.hash_u32() {
-            return Err("a NodePath made here hashes differently".into());
-        }
-        for (text, absolute) in [("", false), ("/", true)] {
-            let made = found
-                .make(&[], &[], absolute)
-                .ok_or("no memory for a NodePath")?;
-            let parsed = NodePath::from(text).to_variant();
-            if made != parsed || made.stringify() != parsed.stringify() {
-                return Err(format!("the NodePath {text:?} made here differs"));
-            }
-        }
-        Ok((
+        found.check_made_equal(&parsed)?;
+        Ok(Passed {
             found,
-            format!(
+            detail: format!(
                 "a NodePath is a {DATA_SIZE}-byte block (names at {NAMES_AT}, subnames at \
                  {SUBNAMES_AT}, absolute at {ABSOLUTE_AT}); one made here equals the engine's \
                  {PROBE_TEXT}"
             ),
-        ))
+        })
     }
 
     /// The names, subnames and `absolute` of the NodePath `v` holds, read from its block.
@@ -311,5 +326,22 @@ impl NodePaths {
             }
         }
         Some(path)
+    }
+}
+
+impl Ffi {
+    /// A NodePath Variant of the NodePath whose one word is `data` (its `Data` block; null
+    /// for the empty path), whose reference it takes over; `None` when the layout is not
+    /// known (then nothing is taken).
+    ///
+    /// # Safety
+    /// `data` must be null or a NodePath `Data` block laid out and allocated as the
+    /// engine's, holding one reference for the caller.
+    pub unsafe fn node_path_variant(&self, data: *mut c_void) -> Option<Variant> {
+        // SAFETY: the layout is known; a NodePath is its one word, at the value offset
+        // like every pointer-sized value (the `node_paths` probe checks that it is), and
+        // a valid one as the caller promises.
+        self.layout
+            .then(|| unsafe { Self::from_words(VariantType::NODE_PATH, [data as u64, 0]) })
     }
 }

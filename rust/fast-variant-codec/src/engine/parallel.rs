@@ -1,4 +1,4 @@
-//! Layer: engine memory. The thread pool that memory work runs on: bulk copies (slices of packed arrays and of
+//! The thread pool that memory work runs on: bulk copies (slices of packed arrays and of
 //! the arrays being returned, borrowed on the calling thread for the duration), and the
 //! texts of large PackedStringArrays, read and made into Strings (memory from the engine's
 //! allocator). Engine containers and objects are made and read on the calling thread.

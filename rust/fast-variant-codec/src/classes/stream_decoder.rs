@@ -1,7 +1,7 @@
-//! Layer: class. `FastVariantStreamDecoder`: values from a stream that arrives in pieces.
+//! `FastVariantStreamDecoder`: values from a stream that arrives in pieces.
 //!
 //! Its own file and class, next to `FastVariantCodec` and sharing only its decoding
-//! (`read::decode_variant`) and failure reporting: the frames are the pure crate's
+//! (`variant_builder::decode_variant`) and failure reporting: the frames are the pure crate's
 //! (`godot_variant_codec::io::FrameDecoder`), bounded by the maximum frame size.
 
 use godot::builtin::{GString, PackedByteArray, VarArray};
@@ -10,9 +10,9 @@ use godot::register::{godot_api, GodotClass};
 use godot_variant_codec::io::{FrameDecoder, StreamError, StreamErrorKind, DEFAULT_MAX_FRAME_LEN};
 use godot_variant_codec::{DecodeOptions, Generation, MAX_RECURSION_DEPTH};
 
-use crate::codec_class::generation_of;
-use crate::failure::Failure;
-use crate::read::decode_variant;
+use crate::classes::codec_class::generation_of;
+use crate::classes::failure::Failure;
+use crate::convert::variant_builder::decode_variant;
 
 /// Decodes the values of a stream that arrives in pieces: a [StreamPeerTCP]'s bytes as
 /// [method StreamPeer.get_partial_data] hands them over, a file read a chunk at a time.

@@ -1,14 +1,14 @@
-//! Layer: class. What a failed call reports: the engine's `Error` for it and a message saying what and where.
+//! What a failed call reports: the engine's `Error` for it and a message saying what and where.
 
 use godot::global::Error;
 use godot::obj::EngineEnum;
 use godot_variant_codec::stream::FrameError;
 use godot_variant_codec::{DecodeError, EncodeError, GodotError};
 
-use crate::parallel::PoolPanic;
-use crate::read::{ReadError, ReadErrorKind};
-use crate::to_variant::ToVariantError;
-use crate::write::{ValueError, WriteError};
+use crate::convert::to_variant::ToVariantError;
+use crate::convert::variant_builder::{ReadError, ReadErrorKind};
+use crate::convert::variant_writer::{ValueError, WriteError};
+use crate::engine::parallel::PoolPanic;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {

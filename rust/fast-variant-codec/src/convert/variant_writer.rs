@@ -1,14 +1,13 @@
-//! Layer: builder/writer. Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
+//! Godot `Variant` → bytes: a walk over engine values that writes each through the codec's
 //! [`Encoder`], making the choices the engine's `encode_variant` (core/io/marshalls.cpp)
 //! makes on the way: what an object becomes in id and in full mode, what a typed
 //! container's element type is written as, and where nesting stops.
 //!
-//! The walk reads values in place (see [`raw`](crate::raw)): no intermediate value model,
+//! The walk reads values in place (see [`ffi`](crate::engine::ffi)): no intermediate value model,
 //! no Rust `String` per string (UTF-32 characters go to UTF-8 straight into the output),
 //! packed arrays copied in bulk from their memory. It runs on the calling thread, which
-//! the engine values belong to.
-
-use std::ffi::c_void;
+//! the engine values belong to. Where the bytes go, and the calls that size and write a
+//! value: [`encode_output`](crate::convert::encode_output).
 
 use godot::builtin::inner::InnerArray;
 use godot::builtin::{
@@ -24,18 +23,18 @@ use godot::register::info::PropertyUsageFlags;
 use godot::sys::GodotFfi;
 use godot_variant_codec::error::PathKey;
 use godot_variant_codec::godot2::Godot2Value;
-use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
+use godot_variant_codec::wire::Sink;
 use godot_variant_codec::{
-    check_script_path, ContainerType, EncodeError, EncodeOptions, Encoder, Value,
-    VariantType as WireType, SCRIPT_PROPERTY,
+    check_script_path, ContainerType, EncodeError, Encoder, Value, VariantType as WireType,
+    SCRIPT_PROPERTY,
 };
 
-use crate::cow;
-use crate::node_path::{self, NodePathParts};
-use crate::parallel;
-use crate::raw::{ffi, Ffi};
-use crate::stack_room;
-use crate::text::Utf32;
+use crate::convert::stack_room;
+use crate::convert::utf8_text::Utf32;
+use crate::engine::cow_data;
+use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::math_types::math_types;
+use crate::engine::node_path::{self, NodePathParts};
 
 /// How many strings ahead of the one being written a PackedStringArray's characters are
 /// asked for (`Ffi::prefetch_chars`): enough to cover a wait for memory.
@@ -273,28 +272,38 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
-    /// Writes `v` if it is a math type other than those `value` writes (true; false for any
-    /// other type, left unwritten): its memory is its components in wire order (see the
-    /// codec's `Value`), single-precision reals in this build, or 32-bit ints. `t` is
-    /// `v`'s type.
+    /// Writes `v` if it is a math type (true; false for any other type, left unwritten):
+    /// its memory is its components in wire order (see the codec's `Value`),
+    /// single-precision reals in this build, or 32-bit ints; a Color always four floats.
+    /// `t` is `v`'s type. (`value` writes Vector2, Vector3 and Color itself, before any
+    /// other type reaches here.)
     #[inline(always)]
     fn math(&mut self, v: &Variant, t: VariantType) -> bool {
-        match t {
-            VariantType::VECTOR2I => self.ints::<2>(v, t, WireType::Vector2i),
-            VariantType::RECT2 => self.reals::<4>(v, t, WireType::Rect2),
-            VariantType::RECT2I => self.ints::<4>(v, t, WireType::Rect2i),
-            VariantType::VECTOR3I => self.ints::<3>(v, t, WireType::Vector3i),
-            VariantType::TRANSFORM2D => self.reals::<6>(v, t, WireType::Transform2D),
-            VariantType::VECTOR4 => self.reals::<4>(v, t, WireType::Vector4),
-            VariantType::VECTOR4I => self.ints::<4>(v, t, WireType::Vector4i),
-            VariantType::PLANE => self.reals::<4>(v, t, WireType::Plane),
-            VariantType::QUATERNION => self.reals::<4>(v, t, WireType::Quaternion),
-            VariantType::AABB => self.reals::<6>(v, t, WireType::Aabb),
-            VariantType::BASIS => self.reals::<9>(v, t, WireType::Basis),
-            VariantType::TRANSFORM3D => self.reals::<12>(v, t, WireType::Transform3D),
-            VariantType::PROJECTION => self.reals::<16>(v, t, WireType::Projection),
-            _ => return false,
+        macro_rules! write_one {
+            (reals, $n:literal, $wire:ident) => {
+                self.reals::<$n>(v, t, WireType::$wire)
+            };
+            (ints, $n:literal, $wire:ident) => {
+                self.ints::<$n>(v, t, WireType::$wire)
+            };
+            (color, $n:literal, $wire:ident) => {
+                // SAFETY: `t` is `v`'s type, a Color: four `float`s (r, g, b, a).
+                self.enc.color(unsafe { self.ffi.read(v, t) })
+            };
         }
+        macro_rules! write_by_type {
+            (
+                inline: [$(($inline:ident, $iw:ident, $_ig:ident, $ik:ident, $in:literal)),* $(,)?],
+                boxed: [$(($boxed:ident, $bw:ident, $_bg:ident, $bk:ident, $bn:literal)),* $(,)?] $(,)?
+            ) => {
+                match t {
+                    $(VariantType::$inline => write_one!($ik, $in, $iw),)*
+                    $(VariantType::$boxed => write_one!($bk, $bn, $bw),)*
+                    _ => return false,
+                }
+            };
+        }
+        math_types!(write_by_type! {});
         true
     }
 
@@ -306,56 +315,56 @@ impl<S: Sink> VariantWriter<S> {
             VariantType::PACKED_BYTE_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
-                self.enc.packed_bytes(cow::elements_of(&a))?;
+                self.enc.packed_bytes(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_INT32_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
-                self.enc.packed_int32s(cow::elements_of(&a))?;
+                self.enc.packed_int32s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_INT64_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
-                self.enc.packed_int64s(cow::elements_of(&a))?;
+                self.enc.packed_int64s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_FLOAT32_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
-                self.enc.packed_float32s(cow::elements_of(&a))?;
+                self.enc.packed_float32s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_FLOAT64_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
-                self.enc.packed_float64s(cow::elements_of(&a))?;
+                self.enc.packed_float64s(cow_data::elements_of(&a))?;
             }
             VariantType::PACKED_STRING_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
-                self.strings(cow::elements_of(&a), depth)?;
+                self.strings(cow_data::elements_of(&a), depth)?;
             }
             VariantType::PACKED_VECTOR2_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
-                let items = plain::<Vector2, [f32; 2]>(cow::elements_of(&a));
+                let items = plain::<Vector2, [f32; 2]>(cow_data::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector2Array, items)?;
             }
             VariantType::PACKED_VECTOR3_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
-                let items = plain::<Vector3, [f32; 3]>(cow::elements_of(&a));
+                let items = plain::<Vector3, [f32; 3]>(cow_data::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector3Array, items)?;
             }
             VariantType::PACKED_COLOR_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
-                self.enc.packed_colors(plain(cow::elements_of(&a)))?;
+                self.enc.packed_colors(plain(cow_data::elements_of(&a)))?;
             }
             VariantType::PACKED_VECTOR4_ARRAY => {
                 // SAFETY: as above.
                 let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
-                let items = plain::<Vector4, [f32; 4]>(cow::elements_of(&a));
+                let items = plain::<Vector4, [f32; 4]>(cow_data::elements_of(&a));
                 self.enc
                     .packed_vectors(WireType::PackedVector4Array, items)?;
             }
@@ -587,13 +596,6 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
-    /// The element type of the Array or Dictionary in `v` as `_encode_container_type`
-    /// writes it: in id mode every object type as `EncodedObjectAsID`; in full mode a
-    /// script type as the script's path.
-    ///
-    /// It asks the engine by method name: gdext 0.5.5's `element_type()` registers the class
-    /// name so that gdext's own later use of that engine class panics. Typed containers
-    /// are the exception, so the few calls are of no weight.
     /// An Array's header and elements, read where they lie (found by one call) when they
     /// lie one after the other, else one call per element. Nothing may change `array`
     /// meanwhile: no script runs, or only this walk holds it.
@@ -623,6 +625,13 @@ impl<S: Sink> VariantWriter<S> {
         Ok(())
     }
 
+    /// The element type of the Array or Dictionary in `v` as `_encode_container_type`
+    /// writes it: in id mode every object type as `EncodedObjectAsID`; in full mode a
+    /// script type as the script's path.
+    ///
+    /// It asks the engine by method name: gdext 0.5.5's `element_type()` registers the class
+    /// name so that gdext's own later use of that engine class panics. Typed containers
+    /// are the exception, so the few calls are of no weight.
     fn container_type(
         &self,
         v: &Variant,
@@ -781,151 +790,4 @@ fn plain<T, P: Copy>(items: &[T]) -> &[P] {
     // SAFETY: gdext's Vector2/3/4 and Color are `repr(C)` structs of `f32`s with no
     // padding (this build's `real_t`), the same size as `P` (checked above).
     unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<P>(), items.len()) }
-}
-
-/// Writes into memory sized beforehand (the PackedByteArray the bytes are returned in),
-/// copying large packed arrays in parallel.
-pub struct OutSink<'a>(SliceSink<'a>);
-
-impl<'a> OutSink<'a> {
-    pub fn new(buf: &'a mut [u8]) -> Self {
-        OutSink(SliceSink::new(buf))
-    }
-}
-
-impl Sink for OutSink<'_> {
-    #[inline]
-    fn position(&self) -> usize {
-        self.0.position()
-    }
-    #[inline]
-    fn put_bytes(&mut self, bytes: &[u8]) {
-        self.0.put_bytes(bytes)
-    }
-    #[inline]
-    fn put_zeros(&mut self, n: usize) {
-        self.0.put_zeros(n)
-    }
-    #[inline]
-    fn put<T: Plain>(&mut self, value: T) {
-        self.0.put(value)
-    }
-    fn put_slice<T: Plain>(&mut self, items: &[T]) {
-        let bytes = memory_of(items);
-        if bytes.len() < parallel::PARALLEL_COPY_MIN {
-            self.0.put_bytes(bytes);
-        } else if let Some(out) = self.0.next_bytes(bytes.len()) {
-            parallel::copy(out, bytes);
-        }
-    }
-    #[inline]
-    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
-        self.0.put_with(n, fill)
-    }
-}
-
-/// A new PackedByteArray holding `bytes` (copied in parallel when large).
-pub fn packed_bytes(bytes: &[u8]) -> PackedByteArray {
-    let mut out = PackedByteArray::new();
-    // SAFETY: a new array, held here, whose every byte is copied in.
-    let memory = unsafe { ffi().sized_bytes(out.sys_mut().cast(), bytes.len()) };
-    parallel::copy(memory, bytes);
-    out
-}
-
-thread_local! {
-    /// The buffer a container is written into, kept between calls on this thread.
-    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Above this, the thread's buffer is given back to the allocator after use.
-const KEPT_BUFFER: usize = 1 << 20;
-
-/// Runs `work` with this thread's buffer, empty (a call made while it is lent out, from a
-/// script run by a property getter, gets a new one).
-pub fn with_buffer<R>(work: impl FnOnce(&mut Vec<u8>) -> R) -> R {
-    let mut buffer = BUFFER.take();
-    buffer.clear();
-    let result = work(&mut buffer);
-    if buffer.capacity() <= KEPT_BUFFER {
-        BUFFER.set(buffer);
-    }
-    result
-}
-
-/// A sink writing into memory sized beforehand, which can tell whether it was filled.
-pub trait Filled: Sink {
-    fn is_full(&self) -> bool;
-}
-
-impl Filled for OutSink<'_> {
-    fn is_full(&self) -> bool {
-        self.0.is_full()
-    }
-}
-
-/// Writes `v` into the memory `memory(size)` gives once the size is known, through the
-/// sink `sink` makes of it.
-///
-/// A value whose size is known without walking other values (a packed array, a string…)
-/// is sized first, then written straight into that memory. A container is written in one
-/// walk into a buffer, then copied: a second walk to size it would cost more than the copy
-/// (the walk calls into the engine per element; the copy is a memcpy).
-pub fn encode_with<'m, S: Filled>(
-    v: &Variant,
-    opts: EncodeOptions,
-    mode: WriteMode,
-    memory: impl FnOnce(usize) -> &'m mut [u8],
-    sink: impl FnOnce(&'m mut [u8]) -> S,
-) -> Result<(), WriteError> {
-    if holds_values(ffi().type_of(v)) {
-        return with_buffer(|buffer| {
-            VariantWriter::new(Encoder::new(&mut *buffer, opts), mode).value(v, 0)?;
-            parallel::copy(memory(buffer.len()), buffer);
-            Ok(())
-        });
-    }
-    let size = encoded_size(v, opts, mode)?;
-    let mut writer = VariantWriter::new(Encoder::new(sink(memory(size)), opts), mode);
-    writer.value(v, 0)?;
-    // Nothing runs between the two walks of a value that holds no others.
-    assert!(
-        writer.enc.sink().is_full(),
-        "the value changed while it was written"
-    );
-    Ok(())
-}
-
-/// The bytes of `v`, into the PackedByteArray at `bytes` (an engine `PackedByteArray*`):
-/// sized once, every byte written. On error it is as it was.
-///
-/// # Safety
-/// `bytes` points to an empty PackedByteArray held only by the caller, which nothing else
-/// reads or changes during the call.
-pub unsafe fn encode_into(
-    v: &Variant,
-    opts: &EncodeOptions,
-    mode: WriteMode,
-    bytes: *mut c_void,
-) -> Result<(), WriteError> {
-    encode_with(
-        v,
-        *opts,
-        mode,
-        // SAFETY: (the memory) the caller's empty array: `encode_with` sizes it once and
-        // writes every byte.
-        |size| unsafe { ffi().sized_bytes(bytes, size) },
-        OutSink::new,
-    )
-}
-
-/// How many bytes `v` takes, from a walk that only counts.
-pub fn encoded_size(
-    v: &Variant,
-    opts: EncodeOptions,
-    mode: WriteMode,
-) -> Result<usize, WriteError> {
-    let mut counter = VariantWriter::new(Encoder::new(SizeCounter::default(), opts), mode);
-    counter.value(v, 0)?;
-    Ok(counter.enc.sink().0)
 }

@@ -1,8 +1,9 @@
-//! Layer: engine memory. Which of the engine-layout fast paths this process uses, and why.
+//! Which of the engine-layout fast paths this process uses, and why.
 //!
 //! The binding reads and makes some engine values through their memory layout instead of
-//! the GDExtension interface ([`raw`](crate::raw), [`cow`](crate::cow)). Each layout is
-//! used only after a probe at start-up has checked it on the running engine, and every
+//! the GDExtension interface ([`ffi`](crate::engine::ffi),
+//! [`cow_data`](crate::engine::cow_data)). Each layout is used only after a probe at
+//! start-up has checked it on the running engine, and every
 //! probe has a fallback through the public interface. This module holds what decides
 //! whether a probe runs at all and what it found:
 //!
@@ -18,7 +19,7 @@
 //! No probe reads memory outside a block it owns or that the engine handed it: Variants
 //! and containers it made, the words of a buffer it allocated itself, and the entry of a
 //! dictionary whose value the engine returned and that dictionary's own block, on the
-//! engine versions whose sources lay them out (see `raw`).
+//! engine versions whose sources lay them out (see `ffi`).
 
 use std::sync::OnceLock;
 
@@ -179,6 +180,27 @@ pub struct Verdict {
     pub detail: String,
 }
 
+/// A probe's check that passed: what its fast path needs (`()` when the verdict is all it
+/// needs) and what was checked, for the report.
+pub struct Passed<T = ()> {
+    pub found: T,
+    pub detail: String,
+}
+
+impl Passed {
+    /// A check whose verdict is all its fast path needs.
+    pub fn checked(detail: impl Into<String>) -> Self {
+        Passed {
+            found: (),
+            detail: detail.into(),
+        }
+    }
+}
+
+/// What a probe's check returns: [`Passed`], or what differed from the layout expected (or
+/// why the check did not run).
+pub type ProbeResult<T = ()> = Result<Passed<T>, String>;
+
 /// Runs `probe`'s check unless safe mode or the variables say otherwise, and decides
 /// whether its fast path is used: when the check passed and `needs` (the probes it builds
 /// on) are in use. `run` is told whether to check a deliberately wrong layout
@@ -187,7 +209,7 @@ pub struct Verdict {
 pub fn check<T>(
     probe: Probe,
     needs: &[(Probe, &Verdict)],
-    run: impl FnOnce(bool) -> Result<(T, String), String>,
+    run: impl FnOnce(bool) -> ProbeResult<T>,
 ) -> (Verdict, Option<T>) {
     let off = |detail: String| {
         (
@@ -210,7 +232,7 @@ pub fn check<T>(
         return off(format!("not run: needs the {} probe", missing.name()));
     }
     match run(wrong_layout(probe)) {
-        Ok((found, detail)) => (
+        Ok(Passed { found, detail }) => (
             Verdict {
                 ok: true,
                 in_use: true,
@@ -236,22 +258,4 @@ pub fn engine_version() -> (i64, i64, i64) {
         };
         (number("major"), number("minor"), number("patch"))
     })
-}
-
-/// Whether any fast path is in use in this process.
-pub fn uses_engine_layout() -> bool {
-    crate::raw::verdicts().iter().any(|(_, v)| v.in_use)
-}
-
-/// Every probe's verdict, by name, as `get_engine_layout_report` returns it.
-pub fn report() -> VarDictionary {
-    let mut report = VarDictionary::new();
-    for (probe, verdict) in crate::raw::verdicts() {
-        let mut entry = VarDictionary::new();
-        entry.set("ok", verdict.ok);
-        entry.set("in_use", verdict.in_use);
-        entry.set("detail", verdict.detail.as_str());
-        report.set(probe.name(), &entry);
-    }
-    report
 }

@@ -1,12 +1,7 @@
-//! Layer: builder/writer. The engine's UTF-32 strings written as UTF-8 straight into the output, as the engine's
+//! The engine's UTF-32 strings written as UTF-8 straight into the output, as the engine's
 //! `String::utf8()` writes them, without making a Rust `String` first.
 
-use std::ffi::CStr;
-
-use godot::builtin::{Encoding, StringName};
 use godot_variant_codec::wire::{Sink, Text};
-
-use crate::raw::gstring;
 
 /// The characters of an engine String, checked to be Unicode scalar values, with the
 /// length of their UTF-8 form.
@@ -115,31 +110,6 @@ impl Text for Utf32<'_> {
     fn put_utf8<S: Sink + ?Sized>(&self, sink: &mut S) {
         sink.put_with(self.utf8_len, |out| self.write(out));
     }
-}
-
-/// Names shorter than this many bytes, in ASCII, are handed to the engine as a C string
-/// (see [`string_name`]); the bytes and their NUL are copied onto the stack first.
-const SHORT_NAME: usize = 64;
-
-/// A StringName holding exactly `s` (see [`gstring`]): names read from the bytes (classes,
-/// properties, NodePath parts) keep a leading U+FEFF, as they do in the engine.
-///
-/// A short ASCII name goes to the engine's `StringName(const char *)` (the interface's
-/// `string_name_new_with_latin1_chars`; ASCII is Latin-1), which finds a name that already
-/// exists without making a String first: the usual case, since names repeat. Any other
-/// text (non-ASCII, long, or holding a NUL) is made into a String first.
-pub fn string_name(s: &str) -> StringName {
-    // ASCII without NUL, told in one pass: the bytes 1 to 127.
-    if s.len() < SHORT_NAME && s.bytes().all(|b| b.wrapping_sub(1) < 0x7f) {
-        let mut bytes = [0u8; SHORT_NAME];
-        bytes[..s.len()].copy_from_slice(s.as_bytes());
-        // SAFETY: the text's bytes, none of them NUL, then the NUL of the zeroed buffer.
-        let c_string = unsafe { CStr::from_bytes_with_nul_unchecked(&bytes[..=s.len()]) };
-        if let Ok(name) = StringName::try_from_cstr(c_string, Encoding::Latin1) {
-            return name;
-        }
-    }
-    StringName::from(&gstring(s))
 }
 
 #[cfg(test)]

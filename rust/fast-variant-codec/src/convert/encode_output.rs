@@ -1,0 +1,161 @@
+//! Where the writer's bytes go, and the calls that size and write a value: memory sized
+//! beforehand (the PackedByteArray the bytes are returned in, large packed arrays copied
+//! into it in parallel), the thread's buffer for containers, and the walk that only counts.
+
+use std::ffi::c_void;
+
+use godot::builtin::{PackedByteArray, Variant};
+use godot::sys::GodotFfi;
+use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
+use godot_variant_codec::{EncodeOptions, Encoder};
+
+use crate::convert::variant_writer::{holds_values, VariantWriter, WriteError, WriteMode};
+use crate::engine::ffi::ffi;
+use crate::engine::parallel;
+
+/// Writes into memory sized beforehand (the PackedByteArray the bytes are returned in),
+/// copying large packed arrays in parallel.
+pub struct OutSink<'a>(SliceSink<'a>);
+
+impl<'a> OutSink<'a> {
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        OutSink(SliceSink::new(buf))
+    }
+}
+
+impl Sink for OutSink<'_> {
+    #[inline]
+    fn position(&self) -> usize {
+        self.0.position()
+    }
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        self.0.put_bytes(bytes)
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        self.0.put_zeros(n)
+    }
+    #[inline]
+    fn put<T: Plain>(&mut self, value: T) {
+        self.0.put(value)
+    }
+    fn put_slice<T: Plain>(&mut self, items: &[T]) {
+        let bytes = memory_of(items);
+        if bytes.len() < parallel::PARALLEL_COPY_MIN {
+            self.0.put_bytes(bytes);
+        } else if let Some(out) = self.0.next_bytes(bytes.len()) {
+            parallel::copy(out, bytes);
+        }
+    }
+    #[inline]
+    fn put_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        self.0.put_with(n, fill)
+    }
+}
+
+/// A new PackedByteArray holding `bytes` (copied in parallel when large).
+pub fn packed_bytes(bytes: &[u8]) -> PackedByteArray {
+    let mut out = PackedByteArray::new();
+    // SAFETY: a new array, held here, whose every byte is copied in.
+    let memory = unsafe { ffi().sized_bytes(out.sys_mut().cast(), bytes.len()) };
+    parallel::copy(memory, bytes);
+    out
+}
+
+thread_local! {
+    /// The buffer a container is written into, kept between calls on this thread.
+    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Above this, the thread's buffer is given back to the allocator after use.
+const KEPT_BUFFER: usize = 1 << 20;
+
+/// Runs `work` with this thread's buffer, empty (a call made while it is lent out, from a
+/// script run by a property getter, gets a new one).
+pub fn with_buffer<R>(work: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    let mut buffer = BUFFER.take();
+    buffer.clear();
+    let result = work(&mut buffer);
+    if buffer.capacity() <= KEPT_BUFFER {
+        BUFFER.set(buffer);
+    }
+    result
+}
+
+/// A sink writing into memory sized beforehand, which can tell whether it was filled.
+pub trait Filled: Sink {
+    fn is_full(&self) -> bool;
+}
+
+impl Filled for OutSink<'_> {
+    fn is_full(&self) -> bool {
+        self.0.is_full()
+    }
+}
+
+/// Writes `v` into the memory `memory(size)` gives once the size is known, through the
+/// sink `sink` makes of it.
+///
+/// A value whose size is known without walking other values (a packed array, a string…)
+/// is sized first, then written straight into that memory. A container is written in one
+/// walk into a buffer, then copied: a second walk to size it would cost more than the copy
+/// (the walk calls into the engine per element; the copy is a memcpy).
+pub fn encode_with<'m, S: Filled>(
+    v: &Variant,
+    opts: EncodeOptions,
+    mode: WriteMode,
+    memory: impl FnOnce(usize) -> &'m mut [u8],
+    sink: impl FnOnce(&'m mut [u8]) -> S,
+) -> Result<(), WriteError> {
+    if holds_values(ffi().type_of(v)) {
+        return with_buffer(|buffer| {
+            VariantWriter::new(Encoder::new(&mut *buffer, opts), mode).value(v, 0)?;
+            parallel::copy(memory(buffer.len()), buffer);
+            Ok(())
+        });
+    }
+    let size = encoded_size(v, opts, mode)?;
+    let mut writer = VariantWriter::new(Encoder::new(sink(memory(size)), opts), mode);
+    writer.value(v, 0)?;
+    // Nothing runs between the two walks of a value that holds no others.
+    assert!(
+        writer.enc.sink().is_full(),
+        "the value changed while it was written"
+    );
+    Ok(())
+}
+
+/// The bytes of `v`, into the PackedByteArray at `bytes` (an engine `PackedByteArray*`):
+/// sized once, every byte written. On error it is as it was.
+///
+/// # Safety
+/// `bytes` points to an empty PackedByteArray held only by the caller, which nothing else
+/// reads or changes during the call.
+pub unsafe fn encode_into(
+    v: &Variant,
+    opts: &EncodeOptions,
+    mode: WriteMode,
+    bytes: *mut c_void,
+) -> Result<(), WriteError> {
+    encode_with(
+        v,
+        *opts,
+        mode,
+        // SAFETY: (the memory) the caller's empty array: `encode_with` sizes it once and
+        // writes every byte.
+        |size| unsafe { ffi().sized_bytes(bytes, size) },
+        OutSink::new,
+    )
+}
+
+/// How many bytes `v` takes, from a walk that only counts.
+pub fn encoded_size(
+    v: &Variant,
+    opts: EncodeOptions,
+    mode: WriteMode,
+) -> Result<usize, WriteError> {
+    let mut counter = VariantWriter::new(Encoder::new(SizeCounter::default(), opts), mode);
+    counter.value(v, 0)?;
+    Ok(counter.enc.sink().0)
+}

@@ -1,0 +1,145 @@
+//! Strings and StringNames: a String's characters read in place, Strings made from text
+//! exactly as the engine holds it (a leading U+FEFF kept; the characters written into a
+//! buffer made directly when the `buffers` probe found the layout), short ASCII names
+//! found without a String.
+
+use std::ffi::CStr;
+
+use godot::builtin::{Encoding, GString, StringName, Variant, VariantType};
+use godot::sys::GodotFfi;
+
+use crate::engine::ffi::Ffi;
+
+/// A Godot String holding exactly `s`. The engine's UTF-8 constructors drop a leading
+/// U+FEFF as a byte order mark, which the decoder already dropped once (as `bytes_to_var`
+/// does, once): such text is built from its characters instead.
+pub fn gstring(s: &str) -> godot::builtin::GString {
+    if starts_with_bom(s) {
+        godot::builtin::GString::from(s.chars().collect::<Vec<char>>().as_slice())
+    } else {
+        godot::builtin::GString::from(s)
+    }
+}
+
+/// Whether the engine's UTF-8 constructors would take the start of `s` for a byte order mark.
+pub fn starts_with_bom(s: &str) -> bool {
+    s.starts_with('\u{FEFF}')
+}
+
+/// Names shorter than this many bytes, in ASCII, are handed to the engine as a C string
+/// (see [`string_name`]); the bytes and their NUL are copied onto the stack first.
+const SHORT_NAME: usize = 64;
+
+/// A StringName holding exactly `s` (see [`gstring`]): names read from the bytes (classes,
+/// properties, NodePath parts) keep a leading U+FEFF, as they do in the engine.
+///
+/// A short ASCII name goes to the engine's `StringName(const char *)` (the interface's
+/// `string_name_new_with_latin1_chars`; ASCII is Latin-1), which finds a name that already
+/// exists without making a String first: the usual case, since names repeat. Any other
+/// text (non-ASCII, long, or holding a NUL) is made into a String first.
+pub fn string_name(s: &str) -> StringName {
+    // ASCII without NUL, told in one pass: the bytes 1 to 127.
+    if s.len() < SHORT_NAME && s.bytes().all(|b| b.wrapping_sub(1) < 0x7f) {
+        let mut bytes = [0u8; SHORT_NAME];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        // SAFETY: the text's bytes, none of them NUL, then the NUL of the zeroed buffer.
+        let c_string = unsafe { CStr::from_bytes_with_nul_unchecked(&bytes[..=s.len()]) };
+        if let Ok(name) = StringName::try_from_cstr(c_string, Encoding::Latin1) {
+            return name;
+        }
+    }
+    StringName::from(&gstring(s))
+}
+
+impl Ffi {
+    /// Asks for the String's characters to be brought into the cache ahead of reading
+    /// them (when the layout is known; else nothing).
+    #[inline]
+    pub fn prefetch_chars(&self, s: &GString) {
+        if let Some(buffers) = self.buffers {
+            buffers.prefetch_chars(s);
+        }
+    }
+
+    /// A String's characters, in place (UTF-32 code units; not necessarily valid scalars).
+    pub fn chars<'s>(&self, s: &'s GString) -> &'s [u32] {
+        if let Some(buffers) = self.buffers {
+            return buffers.chars(s);
+        }
+        // SAFETY: a live String; its buffer holds `len` characters (and a NUL after them)
+        // while it is not modified.
+        unsafe {
+            let len = (self.string_to_utf32)(s.string_sys(), std::ptr::null_mut(), 0);
+            if len <= 0 {
+                return &[];
+            }
+            let data = (self.string_index_const)(s.string_sys(), 0);
+            std::slice::from_raw_parts(data, len as usize)
+        }
+    }
+
+    /// Makes the String `text` in `slot`, which holds an empty String (owning nothing) or
+    /// nothing yet, holding exactly the characters of `text` (decoded text, which holds no
+    /// NUL: it ends at the first). When the engine's layout is known its characters are
+    /// written into a buffer made directly (see [`cow_data`](crate::engine::cow_data)); else
+    /// the engine's constructors make it (Latin-1 for ASCII, the simpler one): the same
+    /// String either way.
+    ///
+    /// # Safety
+    /// `slot` must point to an empty String or to memory for one (overwritten, not dropped).
+    #[inline]
+    pub unsafe fn make_string(&self, slot: *mut GString, text: &str) {
+        debug_assert!(!text.contains('\0'), "decoded text ends at its first NUL");
+        let dest = slot.cast();
+        // SAFETY: `slot` is an empty String or memory for one (the caller's promise); each
+        // branch initializes it once, from text without NUL (the decoder's).
+        unsafe {
+            if let Some(s) = self.buffers.and_then(|buffers| buffers.string(text)) {
+                slot.write(s);
+            } else if starts_with_bom(text) {
+                slot.write(gstring(text));
+            } else if text.is_ascii() {
+                (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);
+            } else {
+                (self.string_from_utf8)(dest, text.as_ptr().cast(), text.len() as i64);
+            }
+        }
+    }
+
+    /// [`make_string`](Self::make_string) for a text known to be ASCII without NUL (see
+    /// [`RawText::plain`](godot_variant_codec::RawText::plain)).
+    ///
+    /// # Safety
+    /// As for `make_string`.
+    #[inline(always)]
+    pub unsafe fn make_ascii_string(&self, slot: *mut GString, text: &str) {
+        debug_assert!(text.bytes().all(|b| (1..0x80).contains(&b)));
+        let buffers = self.buffers;
+        if let Some(s) = buffers.and_then(|buffers| buffers.short_ascii_string(text)) {
+            // SAFETY: as the caller promises.
+            unsafe { slot.write(s) };
+            return;
+        }
+        // SAFETY: as the caller promises.
+        unsafe { self.make_string(slot, text) }
+    }
+
+    /// A new String of `text`.
+    #[inline]
+    pub fn string(&self, text: &str) -> GString {
+        // SAFETY: the constructor initializes the String it is given.
+        unsafe { GString::new_with_uninit(|dest| self.make_string(dest.cast(), text)) }
+    }
+
+    /// A Variant holding a new String of `text`.
+    #[inline]
+    pub fn string_variant(&self, text: &str) -> Variant {
+        self.moved_into_variant(VariantType::STRING, self.string(text))
+    }
+
+    /// A Variant holding `name`, moved in (no reference counting).
+    #[inline]
+    pub fn string_name_variant(&self, name: StringName) -> Variant {
+        self.moved_into_variant(VariantType::STRING_NAME, name)
+    }
+}
