@@ -5,16 +5,15 @@
 //! a Windows one (1 MiB). Each level runs here, on a new stack segment when the current one
 //! has little left. (The codec grows its own stack the same way.)
 
-/// Kept free for what a step calls besides the recursion: Godot, and scripts run by
-/// property getters and setters.
-const RED_ZONE: usize = 256 * 1024;
+use godot_variant_codec::StackRoom;
 
-/// Size of a segment added when a step finds less than [`RED_ZONE`] left.
-const SEGMENT: usize = 4 * 1024 * 1024;
+/// 256 KiB kept free for what a step calls besides the recursion (Godot, and scripts run by
+/// property getters and setters), 4 MiB segments added when less is left.
+const ROOM: StackRoom = StackRoom::new(256 * 1024, 4 * 1024 * 1024);
 
 /// Runs one step of a recursive conversion, first adding a segment if the stack is low.
 pub fn step<R>(work: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(RED_ZONE, SEGMENT, work)
+    ROOM.run(work)
 }
 
 #[cfg(test)]

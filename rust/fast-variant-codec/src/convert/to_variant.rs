@@ -20,13 +20,12 @@ use godot::obj::{EngineEnum, Gd, NewGd, Singleton};
 use godot_variant_codec::{
     encode, Array, ContainerType, Dictionary, EncodeError, EncodeOptions, NodePath,
     Object as WireObject, PackedReals, Reals, Signal as WireSignal, Value, VariantType as WireType,
+    SCRIPT_PROPERTY,
 };
 
 use crate::convert::stack_room;
 use crate::engine::math_types::math_types;
 use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
-
-const SCRIPT_PROPERTY: &str = "script";
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToVariantError {
