@@ -17,8 +17,8 @@ use godot::sys::GodotFfi;
 
 use crate::engine::ffi::Ffi;
 use crate::engine::layout::{
-    DICTIONARY_HEAD_OFFSET, DICTIONARY_SIZE_OFFSET, DICTIONARY_TAIL_OFFSET, ENTRY_KEY_OFFSET,
-    ENTRY_LAYOUT_VERSIONS, ENTRY_NEXT_OFFSET, ENTRY_PREV_OFFSET, ENTRY_VALUE_OFFSET, VALUE_OFFSET,
+    DictionaryBlock, ENTRY_KEY_OFFSET, ENTRY_NEXT_OFFSET, ENTRY_PREV_OFFSET, ENTRY_VALUE_OFFSET,
+    VALUE_OFFSET,
 };
 use crate::engine::probes;
 use crate::engine::probes::{Passed, ProbeResult};
@@ -32,23 +32,27 @@ fn probe_value_of(key: i64) -> i64 {
 }
 
 impl Ffi {
-    /// Checks the entries' layout (`ENTRY_*`) and where their list starts (expected at
-    /// `head_offset` in the `DictionaryPrivate`) on a dictionary of three int entries that
-    /// the probe made: where the engine's lookup finds each value, its key is before it;
-    /// the elements link to each other in the order the entries were made; and the
-    /// dictionary's own block names the first and the last of them and its size. Runs only
-    /// on the engine versions whose sources lay both out so ([`ENTRY_LAYOUT_VERSIONS`]),
-    /// where every word it reads lies inside an entry the lookup found or inside that
-    /// dictionary's block (which holds the map and two container types after it); it
-    /// follows no address it read.
-    pub(super) fn probe_entry_layout(&self, head_offset: usize) -> ProbeResult {
+    /// The block layout of the running engine's dictionaries (see
+    /// [`DictionaryBlock::of_version`]), or why there is none.
+    pub(super) fn dictionary_block() -> Result<DictionaryBlock, String> {
         let (major, minor, _) = probes::engine_version();
-        if !ENTRY_LAYOUT_VERSIONS.contains(&(major, minor)) {
-            return Err(format!(
-                "not run: Godot {major}.{minor}'s dictionary entries are not known to be laid \
-                 out as in 4.4 to 4.6"
-            ));
-        }
+        DictionaryBlock::of_version(major, minor).ok_or_else(|| {
+            format!(
+                "not run: Godot {major}.{minor}'s dictionaries are not known to be laid out as \
+                 in 4.4 to 4.7"
+            )
+        })
+    }
+
+    /// Checks the entries' layout (`ENTRY_*`) and where their list starts (`block`) on a
+    /// dictionary of three int entries that the probe made: where the engine's lookup finds
+    /// each value, its key is before it; the elements link to each other in the order the
+    /// entries were made; and the dictionary's own block names the first and the last of
+    /// them and its size. `block` is one of [`DictionaryBlock::of_version`]'s (or, for the
+    /// wrong-layout test, one with the head a word early), so every word it reads lies
+    /// inside an entry the lookup found or inside that dictionary's block (which holds the
+    /// map and two container types after it); it follows no address it read.
+    pub(super) fn probe_entry_layout(&self, block: DictionaryBlock) -> ProbeResult {
         let mut dictionary = VarDictionary::new();
         for key in PROBE_KEYS {
             self.set_entry(
@@ -58,35 +62,33 @@ impl Ffi {
             );
         }
         let elements = self.probe_entry_elements(&dictionary)?;
-        // SAFETY: a Dictionary is one pointer to its block, which on these versions is far
-        // larger than the offsets read (the map ends at 56, two `ContainerTypeValidate`s
-        // follow), and lives as long as `dictionary`.
+        // SAFETY: a Dictionary is one pointer to its block, which on the versions of
+        // `DictionaryBlock::of_version` holds the map's 4-byte size at `block.size` with two
+        // `ContainerTypeValidate`s after the map, so every word read lies inside it; it lives
+        // as long as `dictionary`.
         let (head, tail, size) = unsafe {
-            let block = dictionary.sys().cast::<*const u8>().read();
+            let words = dictionary.sys().cast::<*const u8>().read();
             (
-                block.add(head_offset).cast::<u64>().read_unaligned(),
-                block
-                    .add(DICTIONARY_TAIL_OFFSET)
-                    .cast::<u64>()
-                    .read_unaligned(),
-                block
-                    .add(DICTIONARY_SIZE_OFFSET)
-                    .cast::<u32>()
-                    .read_unaligned(),
+                words.add(block.head).cast::<u64>().read_unaligned(),
+                words.add(block.tail).cast::<u64>().read_unaligned(),
+                words.add(block.size).cast::<u32>().read_unaligned(),
             )
         };
+        let DictionaryBlock {
+            head: head_at,
+            tail: tail_at,
+            size: size_at,
+        } = block;
         if head == elements[0] as u64 && tail == elements[2] as u64 && size == 3 {
             Ok(Passed::checked(format!(
-                "Godot {major}.{minor}: entries in a list of elements (next, prev, key at \
-                     {ENTRY_KEY_OFFSET}, value at {ENTRY_VALUE_OFFSET}) from the head at \
-                     {DICTIONARY_HEAD_OFFSET} of the dictionary's block, checked on a \
-                     dictionary of three"
+                "entries in a list of elements (next, prev, key at {ENTRY_KEY_OFFSET}, value at \
+                 {ENTRY_VALUE_OFFSET}) from the head at {head_at} of the dictionary's block, \
+                 checked on a dictionary of three"
             )))
         } else {
             Err(format!(
                 "a dictionary of three does not name its first and last entries and its size \
-                 where expected (head at {head_offset}, tail at {DICTIONARY_TAIL_OFFSET}, size \
-                 at {DICTIONARY_SIZE_OFFSET})"
+                 where expected (head at {head_at}, tail at {tail_at}, size at {size_at})"
             ))
         }
     }
@@ -191,13 +193,13 @@ impl Ffi {
         let mut count = 0;
         // SAFETY: `v` is a live Dictionary, so the pointer inside it is its live block; the
         // probe checked on this engine that the block names the first element of the list
-        // at `DICTIONARY_HEAD_OFFSET` and that each element holds the next one's address,
+        // at `self.dictionary_head` and that each element holds the next one's address,
         // its key and its value where `ENTRY_*` say. The elements live as long as the
         // unchanged dictionary, and the last one's next address is null.
         unsafe {
             let dictionary = self.internal(v, VariantType::DICTIONARY);
             let block = dictionary.cast::<*const u8>().read();
-            let mut element = block.add(DICTIONARY_HEAD_OFFSET).cast::<*const u8>().read();
+            let mut element = block.add(self.dictionary_head).cast::<*const u8>().read();
             while !element.is_null() && count < limit {
                 f(
                     &*element.add(ENTRY_KEY_OFFSET).cast::<Variant>(),

@@ -34,7 +34,7 @@ use godot::builtin::VariantType;
 use godot::sys;
 
 use crate::engine::cow_data::Buffers;
-use crate::engine::layout::{DICTIONARY_HEAD_OFFSET, VALUE_OFFSET};
+use crate::engine::layout::{DictionaryBlock, VALUE_OFFSET};
 use crate::engine::probes::{self, Probe, Verdict};
 
 /// The engine's number of Variant types this build knows (`Variant::VARIANT_MAX`).
@@ -65,8 +65,11 @@ pub struct Ffi {
     /// The probe's verdict: Variants are laid out as described in the module docs.
     pub(super) layout: bool,
     /// The probe's verdict: a Dictionary's entries are laid out as `ENTRY_*` say, in a
-    /// list that starts where `DICTIONARY_HEAD_OFFSET` says.
+    /// list that starts at [`dictionary_head`](Self::dictionary_head).
     pub(super) entry_layout: bool,
+    /// Where a `DictionaryPrivate` holds its list's first element, on this engine (see
+    /// [`DictionaryBlock`]); read only when `entry_layout` holds.
+    pub(super) dictionary_head: usize,
     /// The probe's verdict: an Array's elements lie one after the other.
     pub(super) arrays_contiguous: bool,
     /// The probe's verdict: a read-only Array hands out its elements in place.
@@ -146,6 +149,7 @@ pub fn ffi() -> &'static Ffi {
             bytes_index: interface.packed_byte_array_operator_index,
             layout: false,
             entry_layout: false,
+            dictionary_head: 0,
             arrays_contiguous: false,
             read_only_arrays_in_place: false,
             buffers: crate::engine::cow_data::buffers(),
@@ -181,18 +185,18 @@ impl Ffi {
         self.read_only_arrays_in_place = found.is_some();
         // The wrong layout looks for the list's head one word early, where the map keeps
         // its hashes' address: still inside the `DictionaryPrivate` the probe made.
+        let block = Self::dictionary_block();
         let (entries, found) = probes::check(
             Probe::DictionaryEntries,
             &[(Probe::Variant, &variant)],
             |wrong| {
-                self.probe_entry_layout(if wrong {
-                    DICTIONARY_HEAD_OFFSET - 8
-                } else {
-                    DICTIONARY_HEAD_OFFSET
-                })
+                let block = block.clone()?;
+                let head = if wrong { block.head - 8 } else { block.head };
+                self.probe_entry_layout(DictionaryBlock { head, ..block })
             },
         );
         self.entry_layout = found.is_some();
+        self.dictionary_head = block.map_or(0, |block| block.head);
         self.verdicts = vec![
             (Probe::Variant, variant),
             (Probe::ArrayElements, arrays),

@@ -12,19 +12,40 @@ pub const ENTRY_PREV_OFFSET: usize = 8;
 pub const ENTRY_KEY_OFFSET: usize = 16;
 pub const ENTRY_VALUE_OFFSET: usize = 40;
 
-/// Where that list starts: a Dictionary is one pointer to its `DictionaryPrivate`
-/// (core/variant/dictionary.cpp: a 4-byte reference count, the read-only scratch pointer,
-/// then the `HashMap`), and the map holds its slots' and hashes' addresses, then the first
-/// and the last element's, then its capacity index and its size (core/templates/hash_map.h).
-/// The offsets in `DictionaryPrivate`, in bytes:
-pub const DICTIONARY_HEAD_OFFSET: usize = 32;
-pub const DICTIONARY_TAIL_OFFSET: usize = 40;
-pub const DICTIONARY_SIZE_OFFSET: usize = 52;
+/// Where a Dictionary's list starts and its size lies: a Dictionary is one pointer to its
+/// `DictionaryPrivate` (core/variant/dictionary.cpp: a 4-byte reference count, the
+/// read-only scratch pointer, then the `HashMap`), and the map holds its slots' and
+/// hashes' addresses, then the first and the last element's, then its capacity index and
+/// its size (core/templates/hash_map.h). Offsets in the `DictionaryPrivate`, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DictionaryBlock {
+    pub head: usize,
+    pub tail: usize,
+    pub size: usize,
+}
 
-/// The engine versions whose sources lay a Dictionary's entries out as `ENTRY_*` say
-/// (`HashMapElement` in core/templates/hash_map.h: next, prev, key, value): on these the
-/// probe reads the words of an entry, which lie inside it; on any other it does not run.
-pub const ENTRY_LAYOUT_VERSIONS: std::ops::RangeInclusive<(i64, i64)> = (4, 4)..=(4, 6);
+impl DictionaryBlock {
+    /// The block of Godot `major.minor`, on the versions whose sources were read: 4.4's
+    /// `HashMap` holds its allocator as a member before its slots (8 bytes more); from 4.5 it
+    /// is an empty base (read in the 4.4.1 sources, in sources based on 4.5.2, in 4.6.3's, and
+    /// in 4.7-dev's and 4.8-dev's, which bound 4.7). The entries (`ENTRY_*`) are laid out
+    /// alike on all of these; on any other version neither is known.
+    pub fn of_version(major: i64, minor: i64) -> Option<DictionaryBlock> {
+        match (major, minor) {
+            (4, 4) => Some(DictionaryBlock {
+                head: 40,
+                tail: 48,
+                size: 60,
+            }),
+            (4, 5..=7) => Some(DictionaryBlock {
+                head: 32,
+                tail: 40,
+                size: 52,
+            }),
+            _ => None,
+        }
+    }
+}
 
 /// `CowData` (core/templates/cowdata.h, Godot 4.6 on), the buffer of Strings and packed
 /// arrays: a pointer to the data, preceded by a 32-byte header (see
@@ -45,10 +66,11 @@ pub mod cow_data {
 }
 
 /// A NodePath's data block (core/string/node_path.h and core/templates/vector.h, Godot 4.4
-/// to 4.6; see [`node_path`](crate::engine::node_path)).
+/// to 4.7; see [`node_path`](crate::engine::node_path)).
 pub mod node_path {
-    /// The engine versions whose sources lay a NodePath out as the offsets below say.
-    pub const LAYOUT_VERSIONS: std::ops::RangeInclusive<(i64, i64)> = (4, 4)..=(4, 6);
+    /// The engine versions whose sources lay a NodePath out as the offsets below say (read
+    /// in 4.4.1's, 4.5.2-based, 4.6.3's, and 4.7-dev's and 4.8-dev's, which bound 4.7).
+    pub const LAYOUT_VERSIONS: std::ops::RangeInclusive<(i64, i64)> = (4, 4)..=(4, 7);
 
     /// The size of a NodePath's data block.
     pub const DATA_SIZE: usize = 64;
@@ -62,4 +84,25 @@ pub mod node_path {
     pub const HASH_VALID_AT: usize = 57;
     /// Where a `Vector` holds its buffer pointer (after the write proxy), in bytes.
     pub const VECTOR_POINTER_AT: usize = 8;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dictionary block by version: 4.4's map is 8 bytes longer before its list; 4.5 to
+    /// 4.7 share one layout; no other version has one.
+    #[test]
+    fn dictionary_block_follows_the_version() {
+        let at = |major, minor| DictionaryBlock::of_version(major, minor).map(|b| b.head);
+        assert_eq!(at(4, 4), Some(40));
+        for minor in 5..=7 {
+            assert_eq!(at(4, minor), Some(32));
+        }
+        for (major, minor) in [(4, 3), (4, 8), (5, 0), (3, 6)] {
+            assert_eq!(at(major, minor), None);
+        }
+        let block = DictionaryBlock::of_version(4, 4).unwrap();
+        assert_eq!((block.tail, block.size), (48, 60));
+    }
 }

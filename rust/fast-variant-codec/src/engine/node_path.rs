@@ -8,7 +8,7 @@
 //! `Vector<StringName>` buffers of the engine's `CowData` layout ([`cow_data`]), in a data
 //! block like the one `memnew(Data)` gives.
 //!
-//! The layout (core/string/node_path.h and core/templates/vector.h, Godot 4.4 to 4.6): a
+//! The layout (core/string/node_path.h and core/templates/vector.h, Godot 4.4 to 4.7): a
 //! NodePath is one pointer to its `Data` block, null for the empty relative path; the
 //! block, 64 bytes from the allocator `memnew` and `memdelete` use, holds the reference
 //! count (32 bits) at 0, the names at 8 and the subnames at 24 (each a `Vector`: a word of
@@ -214,7 +214,7 @@ impl NodePaths {
         if !LAYOUT_VERSIONS.contains(&(major, minor)) {
             return Err(format!(
                 "not run: Godot {major}.{minor}'s NodePaths are not known to be laid out as \
-                 in 4.4 to 4.6"
+                 in 4.4 to 4.7"
             ));
         }
         let parsed = NodePath::from(PROBE_TEXT);
