@@ -84,8 +84,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     }
     let path = path.ok_or(USAGE)?;
     let bytes = read_input(path)?;
-    let layout = layout.unwrap_or_else(|| detect(&bytes));
-    let items = items(&bytes, layout);
+    let (layout, items) = match layout {
+        Some(layout) => (layout, items(&bytes, layout)),
+        None => detect(&bytes),
+    };
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let result = match command.as_str() {
@@ -121,20 +123,27 @@ fn opts() -> DecodeOptions {
 
 /// Framed when the input is whole frames holding valid values; else raw when it is one
 /// valid value; else framed when it is whole frames (some invalid), else raw unless its
-/// first word reads as a length that fits.
-fn detect(bytes: &[u8]) -> Layout {
+/// first word reads as a length that fits. With the values, decoded once: those the
+/// detection decoded when they are the input's.
+fn detect(bytes: &[u8]) -> (Layout, Vec<Item>) {
     let (framed, tiles) = frames(bytes);
     if tiles && framed.iter().all(|i| i.result.is_ok()) {
-        return Layout::Framed;
+        return (Layout::Framed, framed);
     }
-    if decode_at(bytes, 0, &opts()).is_ok_and(|(_, used)| used >= bytes.len()) {
-        return Layout::Raw;
+    if let Ok((value, used)) = decode_at(bytes, 0, &opts()) {
+        if used >= bytes.len() {
+            let item = Item {
+                offset: 0,
+                size: used,
+                result: Ok(value),
+            };
+            return (Layout::Raw, vec![item]);
+        }
     }
-    let fits = frame_at(bytes, 0).is_ok();
-    if tiles || fits {
-        Layout::Framed
+    if tiles || frame_at(bytes, 0).is_ok() {
+        (Layout::Framed, framed)
     } else {
-        Layout::Raw
+        (Layout::Raw, items(bytes, Layout::Raw))
     }
 }
 
