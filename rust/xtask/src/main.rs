@@ -13,6 +13,9 @@ mod package;
 mod process;
 mod setting;
 mod suites;
+/// The binding's switch names (its variables and probe names), read from its own file.
+#[path = "../../fast-variant-codec/src/engine/switch_names.rs"]
+mod switch_names;
 mod tally;
 mod test;
 mod text_corpus;

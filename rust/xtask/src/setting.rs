@@ -5,16 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::process::project_dir;
-
-/// The binding's switch for its engine-memory fast paths: `off` is safe mode (the public
-/// GDExtension interface only).
-const ENGINE_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_ENGINE_LAYOUT";
-/// Layout probes the binding treats as failed (comma-separated names).
-const FAILED_PROBES_VAR: &str = "FAST_VARIANT_CODEC_FAILED_PROBES";
-/// The size of the binding's thread pool (`0`: none, all work on the calling thread).
-const POOL_THREADS_VAR: &str = "FAST_VARIANT_CODEC_POOL_THREADS";
-/// Layout probes the binding runs against a deliberately wrong layout (a test switch).
-const WRONG_LAYOUT_VAR: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
+use crate::switch_names::{
+    FAILED_PROBES_VARIABLE, POOL_THREADS_VARIABLE, SAFE_MODE_VARIABLE, WRONG_LAYOUT_VARIABLE,
+};
 
 /// One way of running the bundled Godot project: the engine build (the editor, a debug
 /// build, or the release export template through scripts/release-template.sh) and the
@@ -44,7 +37,7 @@ impl Setting {
         } else {
             "pool off"
         };
-        Self::new(label, &[(POOL_THREADS_VAR, "0")], release_template)
+        Self::new(label, &[(POOL_THREADS_VARIABLE, "0")], release_template)
     }
 
     /// A CPU-bound thread beside the benchmark for its whole run.
@@ -64,17 +57,17 @@ impl Setting {
     }
 
     pub fn safe_mode() -> Self {
-        Self::new("safe mode", &[(ENGINE_LAYOUT_VAR, "off")], false)
+        Self::new("safe mode", &[(SAFE_MODE_VARIABLE, "off")], false)
     }
 
     pub fn failed_probe(probe: &str) -> Self {
         let label = format!("failed probe {probe}");
-        Self::new(&label, &[(FAILED_PROBES_VAR, probe)], false)
+        Self::new(&label, &[(FAILED_PROBES_VARIABLE, probe)], false)
     }
 
     pub fn wrong_layout(probe: &str) -> Self {
         let label = format!("wrong layout {probe}");
-        Self::new(&label, &[(WRONG_LAYOUT_VAR, probe)], false)
+        Self::new(&label, &[(WRONG_LAYOUT_VARIABLE, probe)], false)
     }
 
     pub fn release_template() -> Self {
@@ -105,10 +98,10 @@ impl Setting {
     /// Gives `cmd` this setting's environment; the binding's variables it does not set are
     /// removed, so that the caller's environment cannot change what a setting tests.
     pub fn apply<'c>(&self, cmd: &'c mut Command) -> &'c mut Command {
-        cmd.env_remove(ENGINE_LAYOUT_VAR)
-            .env_remove(FAILED_PROBES_VAR)
-            .env_remove(WRONG_LAYOUT_VAR)
-            .env_remove(POOL_THREADS_VAR)
+        cmd.env_remove(SAFE_MODE_VARIABLE)
+            .env_remove(FAILED_PROBES_VARIABLE)
+            .env_remove(WRONG_LAYOUT_VARIABLE)
+            .env_remove(POOL_THREADS_VARIABLE)
             .envs(self.env.iter().map(|(k, v)| (k, v)))
     }
 

@@ -12,14 +12,7 @@ use crate::tally::{run_counted, Tally};
 /// The binding's engine-layout probes; the suite runs once with each failed alone, so that
 /// each fallback runs by itself, and once with each run against a wrong layout, which the
 /// report must show it rejected.
-const PROBES: [&str; 6] = [
-    "variant",
-    "array_elements",
-    "read_only_arrays",
-    "dictionary_entries",
-    "buffers",
-    "node_paths",
-];
+const PROBES: [&str; 6] = crate::switch_names::PROBE_NAMES;
 /// What those runs test (run_tests.sh arguments; a suite that is not there selects
 /// nothing): encode and decode of every type, arrays, dictionaries, strings and packed
 /// arrays (the curated parity suite), streams and batches (the parallel paths), read-only

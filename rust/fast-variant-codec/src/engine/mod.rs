@@ -22,6 +22,7 @@ mod packed_bytes;
 pub mod parallel;
 pub mod probes;
 pub mod string;
+mod switch_names;
 pub mod typed_containers;
 mod variant;
 

@@ -18,10 +18,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-/// The environment variable that sizes the pool: a number of threads, `0` for none (all
-/// work on the calling thread). Read once, when the pool is first needed. Unset: one
-/// thread per logical CPU (rayon's default, which also honours `RAYON_NUM_THREADS`).
-pub const POOL_THREADS_VARIABLE: &str = "FAST_VARIANT_CODEC_POOL_THREADS";
+// The environment variable that sizes the pool: a number of threads, `0` for none (all
+// work on the calling thread). Read once, when the pool is first needed. Unset: one
+// thread per logical CPU (rayon's default, which also honours `RAYON_NUM_THREADS`).
+use crate::engine::switch_names::POOL_THREADS_VARIABLE;
 
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();

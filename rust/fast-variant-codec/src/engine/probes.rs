@@ -28,12 +28,10 @@ use godot::classes::ProjectSettings;
 use godot::meta::ToGodot;
 use godot::obj::Singleton;
 
-/// `off`, `0` or `false` (any case): every fast path off.
-pub const SAFE_MODE_VARIABLE: &str = "FAST_VARIANT_CODEC_ENGINE_LAYOUT";
-/// Comma-separated probe names (see [`Probe::name`]) to treat as failed.
-pub const FAILED_PROBES_VARIABLE: &str = "FAST_VARIANT_CODEC_FAILED_PROBES";
-/// Comma-separated probe names to run against a wrong layout (tests only).
-pub const WRONG_LAYOUT_VARIABLE: &str = "FAST_VARIANT_CODEC_PROBE_WRONG_LAYOUT";
+use crate::engine::switch_names::PROBE_NAMES;
+pub use crate::engine::switch_names::{
+    FAILED_PROBES_VARIABLE, SAFE_MODE_VARIABLE, WRONG_LAYOUT_VARIABLE,
+};
 /// The project setting (bool, default true) the addon registers.
 pub const SETTING: &str = "fast_variant_codec/engine_layout";
 
@@ -65,16 +63,10 @@ impl Probe {
         Probe::NodePaths,
     ];
 
-    /// The probe's name in the report and in the variables.
+    /// The probe's name in the report and in the variables ([`PROBE_NAMES`], in the
+    /// order of [`Probe::ALL`]).
     pub fn name(self) -> &'static str {
-        match self {
-            Probe::Variant => "variant",
-            Probe::ArrayElements => "array_elements",
-            Probe::ReadOnlyArrays => "read_only_arrays",
-            Probe::DictionaryEntries => "dictionary_entries",
-            Probe::Buffers => "buffers",
-            Probe::NodePaths => "node_paths",
-        }
+        PROBE_NAMES[self as usize]
     }
 
     /// What the binding does instead when the probe fails.
@@ -108,8 +100,12 @@ static SWITCHES: OnceLock<Switches> = OnceLock::new();
 
 /// The probes named in `variable` (unknown names are ignored).
 fn probes_in(variable: &str) -> Vec<Probe> {
-    let value = std::env::var(variable).unwrap_or_default();
-    value
+    probes_named(&std::env::var(variable).unwrap_or_default())
+}
+
+/// The probes of the comma-separated `names` (unknown names are ignored).
+fn probes_named(names: &str) -> Vec<Probe> {
+    names
         .split(',')
         .map(str::trim)
         .filter_map(|name| Probe::ALL.into_iter().find(|p| p.name() == name))
@@ -258,4 +254,23 @@ pub fn engine_version() -> (i64, i64, i64) {
         };
         (number("major"), number("minor"), number("patch"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each probe's name is its own, at its place in the run order, and names it back.
+    #[test]
+    fn every_probe_has_its_name() {
+        for (i, probe) in Probe::ALL.into_iter().enumerate() {
+            assert_eq!(probe as usize, i);
+            assert_eq!(probe.name(), PROBE_NAMES[i]);
+            assert_eq!(probes_named(probe.name()), vec![probe]);
+        }
+        assert_eq!(
+            probes_named(" buffers, nonsense,variant"),
+            vec![Probe::Buffers, Probe::Variant]
+        );
+    }
 }
