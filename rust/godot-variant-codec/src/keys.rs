@@ -220,25 +220,24 @@ where
     }
 }
 
-/// The bytes fed to a hasher, passed on in blocks of up to [`Blocks::SIZE`]: SipHash costs
+/// The most bytes [`Blocks`] holds before passing them on.
+const BLOCK_SIZE: usize = 64;
+
+/// The bytes fed to a hasher, passed on in blocks of up to [`BLOCK_SIZE`]: SipHash costs
 /// much per call of `write` and little per byte, and [`hash_key`] feeds a key as many
 /// small parts (a type, each length, each string, each number). The hash is the inner
 /// hasher's of the same bytes in fewer calls.
 struct Blocks<H> {
     inner: H,
-    buffer: [u8; Blocks::<()>::SIZE],
+    buffer: [u8; BLOCK_SIZE],
     len: usize,
-}
-
-impl<H> Blocks<H> {
-    const SIZE: usize = 64;
 }
 
 impl<H: Hasher + Clone> Blocks<H> {
     fn new(inner: H) -> Self {
         Blocks {
             inner,
-            buffer: [0; Blocks::<()>::SIZE],
+            buffer: [0; BLOCK_SIZE],
             len: 0,
         }
     }
@@ -247,10 +246,10 @@ impl<H: Hasher + Clone> Blocks<H> {
 impl<H: Hasher + Clone> Hasher for Blocks<H> {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        if self.len + bytes.len() > Self::SIZE {
+        if self.len + bytes.len() > BLOCK_SIZE {
             self.inner.write(&self.buffer[..self.len]);
             self.len = 0;
-            if bytes.len() > Self::SIZE {
+            if bytes.len() > BLOCK_SIZE {
                 self.inner.write(bytes);
                 return;
             }
@@ -664,6 +663,37 @@ mod tests {
             }
         }
         entries
+    }
+
+    /// Keys fed to the hasher in parts longer than a block, and across blocks (non-ASCII
+    /// Strings and byte arrays of up to 300 bytes, NodePaths of several such names), each
+    /// inserted twice: the index keeps the entries a linear scan keeps.
+    #[test]
+    fn keys_longer_than_a_block_are_found_again() {
+        let long = |i: usize| format!("ключ_{i}_{}", "名前é".repeat(i % 40));
+        let mut pairs = Vec::new();
+        for i in 0..200 {
+            let key = match i % 3 {
+                0 => Value::String(long(i)),
+                1 => Value::PackedByteArray(long(i).into_bytes()),
+                _ => Value::NodePath(Box::new(NodePath {
+                    names: vec![long(i), long(i + 1)],
+                    subnames: vec![long(i + 2)],
+                    absolute: true,
+                })),
+            };
+            pairs.push((key, Value::Int(i as i64)));
+        }
+        for i in 0..pairs.len() {
+            pairs.push((pairs[i].0.clone(), Value::Int(-(i as i64))));
+        }
+        let mut d = DictionaryBuilder::with_capacity(0);
+        for (k, v) in &pairs {
+            d.insert(k.clone(), v.clone());
+        }
+        let entries = d.finish();
+        assert_eq!(entries.len(), 200);
+        assert_eq!(format!("{entries:?}"), format!("{:?}", scanned(&pairs)));
     }
 
     /// All keys of one hash: each new key is compared with every earlier one of its hash,
