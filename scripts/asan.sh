@@ -7,7 +7,7 @@
 #
 # The engine:
 # - with --engine, a Godot built with use_asan=yes by the clang of rustc's LLVM
-#   (scripts/provision-asan-godot.sh): the engine's own code is checked too, and its
+#   (scripts/provision-engine-build.sh asan): the engine's own code is checked too, and its
 #   runtime, linked into it, serves the library;
 # - else the cached Godot 4.6.3 (scripts/provision-godot.sh), run with LLVM's ASan runtime
 #   preloaded, so that every allocation of the engine gets the runtime's redzones and

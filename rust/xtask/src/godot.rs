@@ -7,14 +7,14 @@ use std::process::{Command, Stdio};
 
 use crate::process::{project_dir, run_echoing};
 
-/// The Godot built with AddressSanitizer (scripts/provision-asan-godot.sh --check), or why
-/// there is none: it takes hours to build, so `test` only uses it when a user or an
-/// earlier run has built it.
-pub fn asan_godot() -> Result<PathBuf, String> {
-    let script = project_dir().join("scripts/provision-asan-godot.sh");
+/// A Godot built from source for one purpose (`asan`, `double`; see
+/// scripts/provision-engine-build.sh), or why there is none: it takes an hour or more to
+/// build, so `test` only uses it when a user or an earlier run has built it.
+pub fn engine_build(variant: &str) -> Result<PathBuf, String> {
+    let script = project_dir().join("scripts/provision-engine-build.sh");
     let out = Command::new("bash")
         .arg(&script)
-        .arg("--check")
+        .args([variant, "--check"])
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", script.display()))?;

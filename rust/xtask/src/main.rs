@@ -33,7 +33,7 @@ const USAGE: &str =
                and the Godot parity suite in each setting (editor build, safe mode, each
                engine-layout probe failed alone, release export template), then part of
                it under AddressSanitizer (scripts/asan.sh: in the engine built with it
-               when scripts/provision-asan-godot.sh has built one, else the library
+               when scripts/provision-engine-build.sh has built one, else the library
                alone) and under Valgrind's Memcheck (scripts/memcheck.sh); ends with
                `N passed, N failed`
   bench        engine vs codec benchmark tables (best of N, same process), in the editor

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::godot::{asan_godot, run_project_script};
+use crate::godot::{engine_build, run_project_script};
 use crate::process::project_dir;
 use crate::setting::Setting;
 use crate::tally::{run_counted, Tally};
@@ -121,7 +121,7 @@ fn run_checked(
 /// with it when there is one (`asan: N passed, N failed` at the end), else, with the
 /// instrumented library alone in the plain engine (`asan: skipped (WHY)`).
 fn run_asan(tally: &mut Tally) -> Result<(), String> {
-    let engine = asan_godot();
+    let engine = engine_build("asan");
     let (before_passed, before_failed) = (tally.passed, tally.failed);
     for setting in [Setting::default_paths(), Setting::safe_mode()] {
         match &engine {

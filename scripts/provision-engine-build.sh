@@ -1,29 +1,49 @@
 #!/usr/bin/env bash
-# Prints the path of a Godot 4 editor built with AddressSanitizer from Debian's source
-# package, building it the first time (hours on two cores; needs root).
+# Prints the path of a Godot 4 editor built from Debian's source package for one purpose,
+# building it the first time (an hour or more on two cores; needs root).
 #
-#   scripts/provision-asan-godot.sh            build when missing, then print the path
-#   scripts/provision-asan-godot.sh --check    print the path, or why there is none (exit 1)
+#   scripts/provision-engine-build.sh asan            AddressSanitizer (use_asan=yes, -O1)
+#   scripts/provision-engine-build.sh double          double precision (precision=double)
+#   scripts/provision-engine-build.sh VARIANT --check print the path, or why there is none (exit 1)
 #
-# Order: $GODOT_ASAN if the user set it (an engine of theirs built with use_asan=yes);
-# else the machine-wide cache $FVC_MACHINE_CACHE (default /var/cache/fast-variant-codec),
-# outside any clone, so that one build serves every clone and every CI run on the machine.
+# Order: the user's own engine if they name one ($GODOT_ASAN, $GODOT_DOUBLE); else the
+# machine-wide cache $FVC_MACHINE_CACHE (default /var/cache/fast-variant-codec), outside any
+# clone, so that one build serves every clone and every CI run on the machine.
 #
-# What the build is: Debian sid's `godot` source package (its upstream tarball, built with
-# debian/rules' scons options: system libraries, no bundled copies), target=editor, with
-# the engine's use_asan=yes, compiled by the clang of the LLVM that rustc is built on (so
-# that the engine's AddressSanitizer runtime is the one the codec's instrumented library
-# expects), linked by lld, -O1 (optimize=debug), line tables only for the reports, tests
-# and the Vulkan driver left out (nothing headless uses them). It runs through the build
-# root's own loader and libraries, like the plain engine (scripts/debian-root.sh).
+# What every build shares: Debian sid's `godot` source package (its upstream tarball, built
+# with debian/rules' scons options: system libraries, no bundled copies), target=editor,
+# compiled in one sid root with Debian's build dependencies by the clang of the LLVM that
+# rustc is built on (so that the AddressSanitizer runtime the engine links is the one the
+# codec's instrumented library expects), linked by lld; tests and the Vulkan driver left out
+# (nothing headless uses them). The variants' object files carry different suffixes, so they
+# share one source tree. Each runs through the build root's own loader and libraries, like
+# the plain engine (scripts/debian-root.sh).
 set -euo pipefail
 
+variant="${1:-}"
 check_only=0
-[ "${1:-}" = --check ] && check_only=1
+[ "${2:-}" = --check ] && check_only=1
 
-if [ -n "${GODOT_ASAN:-}" ]; then
-  command -v "$GODOT_ASAN" >/dev/null 2>&1 || { echo "GODOT_ASAN=$GODOT_ASAN is not runnable" >&2; exit 1; }
-  command -v "$GODOT_ASAN"
+case "$variant" in
+  asan)
+    user_engine="${GODOT_ASAN:-}"; user_variable=GODOT_ASAN
+    what="AddressSanitizer"
+    variant_options=(use_asan=yes optimize=debug debug_symbols=yes ccflags=-gline-tables-only)
+    ;;
+  double)
+    user_engine="${GODOT_DOUBLE:-}"; user_variable=GODOT_DOUBLE
+    what="double-precision"
+    variant_options=(precision=double)
+    ;;
+  *)
+    echo "usage: scripts/provision-engine-build.sh asan|double [--check]" >&2
+    exit 2
+    ;;
+esac
+
+if [ -n "$user_engine" ]; then
+  command -v "$user_engine" >/dev/null 2>&1 || { echo "$user_variable=$user_engine is not runnable" >&2; exit 1; }
+  command -v "$user_engine"
   exit 0
 fi
 
@@ -31,11 +51,18 @@ repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/debian-root.sh
 . "$repo_dir/scripts/debian-root.sh"
 
-cache="${FVC_MACHINE_CACHE:-/var/cache/fast-variant-codec}/godot-asan"
+machine_cache="${FVC_MACHINE_CACHE:-/var/cache/fast-variant-codec}"
+cache="$machine_cache/godot-build"
+# The build root of the first release of this script, which built the ASan engine only.
+if [ ! -e "$cache" ] && [ -d "$machine_cache/godot-asan/root" ]; then
+  mkdir -p "$cache"
+  mv "$machine_cache/godot-asan/root" "$cache/root"
+  rm -rf "$machine_cache/godot-asan"
+fi
 root="$cache/root"
-wrapper="$cache/godot"
+wrapper="$cache/godot-$variant"
 # The engine inside the root, where its libraries are.
-engine_in_root=build/godot.editor.asan
+engine_in_root="build/godot.editor.$variant"
 
 if [ -x "$root/$engine_in_root" ]; then
   [ -x "$wrapper" ] || write_root_wrapper "$wrapper" "$root" "$engine_in_root"
@@ -43,10 +70,10 @@ if [ -x "$root/$engine_in_root" ]; then
   exit 0
 fi
 if [ "$check_only" = 1 ]; then
-  echo "no AddressSanitizer engine in $cache: build it once with scripts/provision-asan-godot.sh (hours)"
+  echo "no $what engine in $cache: build it once with scripts/provision-engine-build.sh $variant (an hour or more)"
   exit 1
 fi
-[ "$(id -u)" = 0 ] || { echo "building the AddressSanitizer engine needs root (chroot)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "building the $what engine needs root (chroot)" >&2; exit 1; }
 
 llvm=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
 [ -n "$llvm" ] || { echo "rustc does not say which LLVM it is built on" >&2; exit 1; }
@@ -98,7 +125,8 @@ if [ ! -e "$tree/.unpacked" ]; then
   touch "$tree/.unpacked"
 fi
 
-# debian/rules' SCONS_OPTIONS (system libraries), then what makes this build.
+# debian/rules' SCONS_OPTIONS (system libraries), then what every build here shares, then
+# the variant's own.
 options=(
   platform=linuxbsd target=editor
   builtin_brotli=no builtin_certs=no system_certs_path=/etc/ssl/certs/ca-certificates.crt
@@ -111,14 +139,19 @@ options=(
   builtin_sdl=no builtin_xatlas=yes builtin_zlib=no builtin_zstd=no
   use_static_cpp=no use_sowrap=no engine_update_check=no
   use_llvm=yes "CC=clang-$llvm" "CXX=clang++-$llvm" linker=lld
-  use_asan=yes optimize=debug debug_symbols=yes ccflags=-gline-tables-only
   tests=no vulkan=no
+  "${variant_options[@]}"
 )
 jobs=$(nproc)
-echo "building Godot $version with AddressSanitizer in $tree (scons -j$jobs; hours)" >&2
+echo "building the $what Godot $version in $tree (scons -j$jobs; an hour or more)" >&2
+# The newest editor binary this build wrote: scons names it by the options' suffixes.
+marker="$cache/.started-$variant"
+touch "$marker"
 chroot "$root" sh -c "cd /build/godot-$version && nice -n 10 scons --jobs=$jobs ${options[*]}" >&2
-built=$(ls -t "$tree"/bin/godot.linuxbsd.editor.* | head -n 1)
+built=$(find "$tree/bin" -maxdepth 1 -name 'godot.linuxbsd.editor.*' -newer "$marker" -type f | head -n 1)
+[ -n "$built" ] || { echo "scons wrote no editor binary under $tree/bin" >&2; exit 1; }
 mv "$built" "$root/$engine_in_root"
+rm -f "$marker"
 write_root_wrapper "$wrapper" "$root" "$engine_in_root"
 echo "built $root/$engine_in_root in $(($(date +%s) - started)) s" >&2
 echo "$wrapper"
