@@ -37,6 +37,7 @@ pub mod text;
 mod typed;
 pub mod types;
 pub mod value;
+mod value_conv;
 pub mod wire;
 
 pub use class_names::{godot3_class, godot4_class};
@@ -50,6 +51,7 @@ pub use value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
     Value, ENCODED_OBJECT_AS_ID,
 };
+pub use value_conv::{ValueIndex, WrongType};
 
 use wire::{Reader, SizeCounter};
 

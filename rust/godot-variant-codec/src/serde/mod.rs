@@ -97,6 +97,7 @@
 mod de;
 mod godot;
 mod ser;
+mod value;
 
 pub use de::Deserializer;
 pub use godot::{

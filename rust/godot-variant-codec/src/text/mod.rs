@@ -222,7 +222,8 @@ fn write_array(out: &mut String, a: &Array, depth: usize) {
     }
 }
 
-fn path_text(p: &NodePath) -> String {
+/// The text of `p`, as [`node_path_text`] writes it.
+pub(crate) fn path_text(p: &NodePath) -> String {
     let names: Vec<&str> = p.names.iter().map(String::as_str).collect();
     let subnames: Vec<&str> = p.subnames.iter().map(String::as_str).collect();
     node_path_text(p.absolute, &names, &subnames)
