@@ -3,6 +3,8 @@
 
 use std::io::{ErrorKind, Read};
 
+use crate::output::Fail;
+
 /// The least a read asks for: small frames are taken from one read, not one each.
 const READ_MIN: usize = 64 << 10;
 /// The most a read asks for at once.
@@ -25,11 +27,12 @@ pub struct Input {
 
 impl Input {
     /// The file at `path`, or stdin for `-`.
-    pub fn open(path: &str) -> Result<Input, String> {
+    pub fn open(path: &str) -> Result<Input, Fail> {
         let (source, size): (Box<dyn Read>, _) = if path == "-" {
             (Box::new(std::io::stdin().lock()), None)
         } else {
-            let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let file = std::fs::File::open(path)
+                .map_err(|e| Fail::Io(format!("cannot read {path}: {e}")))?;
             let size = file
                 .metadata()
                 .ok()
@@ -72,7 +75,7 @@ impl Input {
     /// Reads until `want` bytes are available or the input ends. The buffer grows only by
     /// what is read: a length that announces more than the input holds costs no more than
     /// the input.
-    pub fn fill(&mut self, want: usize) -> Result<(), String> {
+    pub fn fill(&mut self, want: usize) -> Result<(), Fail> {
         if self.available().len() >= want {
             return Ok(());
         }
@@ -103,7 +106,7 @@ impl Input {
     }
 
     /// Consumes the rest of the input without keeping it; returns how many bytes it held.
-    pub fn skip_rest(&mut self) -> Result<usize, String> {
+    pub fn skip_rest(&mut self) -> Result<usize, Fail> {
         let mut skipped = self.available().len();
         self.consume(skipped);
         self.buf.clear();
@@ -120,11 +123,13 @@ impl Input {
     }
 
     /// One read into `buf[at..]`.
-    fn read(&mut self, at: usize) -> Result<usize, String> {
+    fn read(&mut self, at: usize) -> Result<usize, Fail> {
         loop {
             match self.source.read(&mut self.buf[at..]) {
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                result => return result.map_err(|e| format!("cannot read {}: {e}", self.name)),
+                result => {
+                    return result.map_err(|e| Fail::Io(format!("cannot read {}: {e}", self.name)))
+                }
             }
         }
     }

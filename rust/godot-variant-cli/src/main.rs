@@ -30,7 +30,7 @@ use godot_variant_codec::{encode_into, DecodeOptions, EncodeOptions, Generation,
 
 use input::Input;
 use output::{Fail, Output};
-use values::{Event, Failure, Layout, Values};
+use values::{Event, Layout, Values};
 
 /// `1 value`, `2 values`.
 pub fn plural(n: usize, noun: &str) -> String {
@@ -76,10 +76,7 @@ fn objects_arg() -> Arg {
 fn reading(command: Command) -> Command {
     command
         .args(layout_args())
-        .arg(format_arg(
-            "format",
-            "The format generation read [default: 4]",
-        ))
+        .arg(format_arg("format", "The format generation read").default_value("4"))
         .arg(objects_arg())
         .arg(
             Arg::new("FILE")
@@ -94,7 +91,7 @@ fn cli() -> Command {
         .about("Look inside Godot's binary Variant data (store_var files, put_var streams, var_to_bytes packets), convert it between Godot 2, 3 and 4, write it back from JSON")
         .subcommand_required(true)
         .after_help(
-            "FILE - reads stdin. Exit status: 0 every value valid, 1 a value is not (or the \
+            "A FILE of - is stdin. Exit status: 0 every value valid, 1 a value is not (or the \
              input is neither layout), 2 bad usage or an input or output that cannot be read \
              or written.",
         )
@@ -122,7 +119,7 @@ fn cli() -> Command {
             Command::new("convert")
                 .about("Convert a file or packet to another format generation (a Godot 3 save to Godot 4…), reporting what did not carry over")
                 .arg(format_arg("from", "The generation read").required(true))
-                .arg(format_arg("to", "The generation written [default: 4]"))
+                .arg(format_arg("to", "The generation written").default_value("4"))
                 .args(layout_args())
                 .arg(objects_arg())
                 .arg(Arg::new("IN").required(true).help("The file read, or - for stdin"))
@@ -135,7 +132,7 @@ fn cli() -> Command {
                     "framed" => a.help("Write length-prefixed values [neither: from the first line's offset, 0 for a packet]"),
                     _ => a.help("Write one var_to_bytes packet"),
                 }))
-                .arg(format_arg("format", "The format generation written [default: 4]"))
+                .arg(format_arg("format", "The format generation written").default_value("4"))
                 .arg(
                     Arg::new("output")
                         .short('o')
@@ -202,18 +199,14 @@ fn open(args: &ArgMatches, arg: &str, format: &str) -> Result<Values, Fail> {
     let opts = DecodeOptions::default()
         .with_generation(generation(args, format))
         .with_allow_objects(args.get_flag("objects"));
-    let input = Input::open(path).map_err(Fail::Io)?;
-    Values::open(input, opts, layout(args)).map_err(|e| match e {
-        Failure::Io(message) => Fail::Io(message),
-        Failure::Data(message) => Fail::Data(format!("{path}: {message}")),
-    })
+    Values::open(Input::open(path)?, opts, layout(args))
 }
 
 fn inspect(args: &ArgMatches, out: &mut Output) -> Result<bool, Fail> {
     let json = args.get_flag("json");
     let mut values = open(args, "FILE", "format")?;
     let mut ok = true;
-    while let Some(event) = values.next_event().map_err(Fail::Io)? {
+    while let Some(event) = values.next_event()? {
         match event {
             Event::Value {
                 offset,
@@ -240,7 +233,7 @@ fn check(args: &ArgMatches, out: &mut Output) -> Result<bool, Fail> {
     let all = args.get_flag("all");
     let mut values = open(args, "FILE", "format")?;
     let (mut count, mut errors) = (0, 0);
-    while let Some(event) = values.next_event().map_err(Fail::Io)? {
+    while let Some(event) = values.next_event()? {
         match event {
             Event::Value { .. } => count += 1,
             Event::Error { message, .. } => {
@@ -278,7 +271,7 @@ fn convert(args: &ArgMatches, out: &mut Output) -> Result<bool, Fail> {
     let (mut index, mut changes) = (0, 0);
     let mut bytes = Vec::new();
     let mut report = Report::default();
-    while let Some(event) = values.next_event().map_err(Fail::Io)? {
+    while let Some(event) = values.next_event()? {
         let value = match event {
             Event::Value { value, .. } => value,
             Event::Error { message, .. } => {
@@ -325,8 +318,11 @@ fn encode(args: &ArgMatches, out: &mut Output) -> Result<bool, Fail> {
     let mut written = 0;
     let mut bytes = Vec::new();
     for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| Fail::Io(format!("cannot read {path}: {e}")))?;
         let at = |message: String| Fail::Data(format!("{path}: line {}: {message}", i + 1));
+        let line = line.map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => at("not UTF-8 text".into()),
+            _ => Fail::Io(format!("cannot read {path}: {e}")),
+        })?;
         if line.trim().is_empty() {
             continue;
         }

@@ -10,6 +10,7 @@ use godot_variant_codec::stream::{announced_len, PREFIX_LEN};
 use godot_variant_codec::{decode_at, DecodeOptions, Generation, Value};
 
 use crate::input::Input;
+use crate::output::Fail;
 use crate::plural;
 
 /// How the input holds its values.
@@ -44,19 +45,13 @@ pub enum Event {
     Error { offset: usize, message: String },
 }
 
-/// Why the values cannot be read at all.
-pub enum Failure {
-    /// The input cannot be read (exit 2).
-    Io(String),
-    /// It is neither layout (exit 1).
-    Data(String),
-}
-
 /// The input's values, read one at a time.
 pub struct Values {
     input: Input,
     opts: DecodeOptions,
     layout: Layout,
+    /// What detection read, decoded once.
+    first: First,
     /// Events already found (by detection, or the second of a frame's two).
     pending: VecDeque<Event>,
     done: bool,
@@ -75,27 +70,32 @@ enum Frame {
     },
 }
 
+/// The first frame or packet, read (and decoded) by detection and not yet consumed.
+enum First {
+    None,
+    Frame(Frame),
+    Packet(Result<(Value, usize), DecodeError>),
+}
+
 impl Values {
     /// The values of `input` in `layout`, or in the layout detected: framed when the first
     /// frame is whole and holds exactly one valid value, else raw when the input is exactly
     /// one valid value, else framed when the first frame holds a valid value and more; else
-    /// a [`Failure::Data`] saying what each reading found.
+    /// a [`Fail::Data`] saying what each reading found.
     pub fn open(
         mut input: Input,
         opts: DecodeOptions,
         layout: Option<Layout>,
-    ) -> Result<Values, Failure> {
-        let layout = match layout {
-            Some(layout) => layout,
-            None => match detect(&mut input, &opts)? {
-                Ok(layout) => layout,
-                Err(message) => return Err(Failure::Data(message)),
-            },
+    ) -> Result<Values, Fail> {
+        let (layout, first) = match layout {
+            Some(layout) => (layout, First::None),
+            None => detect(&mut input, &opts)?,
         };
         Ok(Values {
             input,
             opts,
             layout,
+            first,
             pending: VecDeque::new(),
             done: false,
         })
@@ -113,7 +113,7 @@ impl Values {
 
     /// The next value or error; `None` at the end (or after an error that stops reading:
     /// a cut frame, an invalid packet). `Err` when the input cannot be read.
-    pub fn next_event(&mut self) -> Result<Option<Event>, String> {
+    pub fn next_event(&mut self) -> Result<Option<Event>, Fail> {
         if let Some(event) = self.pending.pop_front() {
             return Ok(Some(event));
         }
@@ -127,9 +127,13 @@ impl Values {
         Ok(self.pending.pop_front())
     }
 
-    fn next_frame(&mut self) -> Result<(), String> {
+    fn next_frame(&mut self) -> Result<(), Fail> {
         let at = self.input.offset();
-        match read_frame(&mut self.input, &self.opts)? {
+        let frame = match std::mem::replace(&mut self.first, First::None) {
+            First::Frame(frame) => frame,
+            _ => read_frame(&mut self.input, &self.opts)?,
+        };
+        match frame {
             Frame::End => self.done = true,
             Frame::Cut { offset, message } => {
                 self.pending.push_back(Event::Error { offset, message });
@@ -153,7 +157,7 @@ impl Values {
                         }
                     }
                     Err(e) => {
-                        let hint = hints(&e, body, offset, &self.opts);
+                        let hint = hints(&e, body, &self.opts);
                         self.pending.push_back(Event::Error {
                             offset,
                             message: format!("the value at byte {offset}: {e}{hint}"),
@@ -166,9 +170,13 @@ impl Values {
         Ok(())
     }
 
-    fn packet(&mut self) -> Result<(), String> {
+    fn packet(&mut self) -> Result<(), Fail> {
         self.done = true;
-        match read_packet(&mut self.input, &self.opts)? {
+        let packet = match std::mem::replace(&mut self.first, First::None) {
+            First::Packet(packet) => packet,
+            _ => read_packet(&mut self.input, &self.opts)?,
+        };
+        match packet {
             Ok((value, used)) => {
                 self.pending.push_back(Event::Value {
                     offset: 0,
@@ -186,7 +194,7 @@ impl Values {
                 }
             }
             Err(e) => {
-                let hint = hints(&e, self.input.available(), 0, &self.opts);
+                let hint = hints(&e, self.input.available(), &self.opts);
                 self.pending.push_back(Event::Error {
                     offset: 0,
                     message: format!("the value at byte 0: {e}{hint}"),
@@ -197,57 +205,58 @@ impl Values {
     }
 }
 
-/// The layout of the input, from its first value (see [`Values::open`]); the values read
-/// are left in the window.
-fn detect(input: &mut Input, opts: &DecodeOptions) -> Result<Result<Layout, String>, Failure> {
-    input.fill(PREFIX_LEN).map_err(Failure::Io)?;
-    // The first frame holds a valid value, with bytes after it.
-    let mut slack_only = false;
-    let framed = match read_frame(input, opts).map_err(Failure::Io)? {
+/// The layout of the input, from its first value (see [`Values::open`]), and that value
+/// as decoded (its bytes are left in the window).
+fn detect(input: &mut Input, opts: &DecodeOptions) -> Result<(Layout, First), Fail> {
+    let frame = read_frame(input, opts)?;
+    let framed = match &frame {
         // An empty stream: no values.
-        Frame::End => return Ok(Ok(Layout::Framed)),
+        Frame::End => None,
         Frame::Whole {
             len,
             decoded: Ok((_, used)),
-        } if used >= len => return Ok(Ok(Layout::Framed)),
+        } if used >= len => None,
         Frame::Whole {
             len,
             decoded: Ok((_, used)),
-        } => {
-            slack_only = true;
-            slack(PREFIX_LEN, used, len)
-        }
+        } => Some(slack(PREFIX_LEN, *used, *len)),
         Frame::Whole {
             decoded: Err(e), ..
-        } => format!("the value at byte {PREFIX_LEN}: {e}"),
-        Frame::Cut { message, .. } => message,
+        } => Some(format!("the value at byte {PREFIX_LEN}: {e}")),
+        Frame::Cut { message, .. } => Some(message.clone()),
     };
-    let packet = read_packet(input, opts).map_err(Failure::Io)?;
+    let Some(framed) = framed else {
+        return Ok((Layout::Framed, First::Frame(frame)));
+    };
+    let packet = read_packet(input, opts)?;
     match &packet {
         Ok((_, used)) => {
-            input.fill(used + 1).map_err(Failure::Io)?;
+            input.fill(used + 1)?;
             if input.available().len() <= *used {
-                return Ok(Ok(Layout::Raw));
+                return Ok((Layout::Raw, First::Packet(packet)));
             }
         }
         // Frames, the first with bytes its value leaves over, which reading reports.
-        Err(_) if slack_only => return Ok(Ok(Layout::Framed)),
+        Err(_) if matches!(frame, Frame::Whole { decoded: Ok(_), .. }) => {
+            return Ok((Layout::Framed, First::Frame(frame)))
+        }
         Err(_) => {}
     }
     let hint = other_generation(input, opts)
-        .map(|g| format!(" (it reads as {g}: --format {})", g.number()))
+        .map(reads_as)
         .unwrap_or_default();
     let raw = match packet {
         Ok((value, used)) => {
             // Nothing is consumed yet: the rest is the whole input.
-            let after = input.skip_rest().map_err(Failure::Io)? - used;
+            let after = input.skip_rest()? - used;
             trailing(&format!("the {}", value.variant_type()), used, after)
         }
         Err(e) => format!("the value at byte 0: {e}"),
     };
-    Ok(Err(format!(
-        "neither layout reads: as length-prefixed values (store_var / put_var), {framed}; \
-         as one var_to_bytes packet, {raw}{hint}; --framed or --raw reads it one way"
+    Err(Fail::Data(format!(
+        "{}: neither layout reads: as length-prefixed values (store_var / put_var), {framed}; \
+         as one var_to_bytes packet, {raw}{hint}; --framed or --raw reads it one way",
+        input.name
     )))
 }
 
@@ -283,19 +292,21 @@ fn exactly_one(bytes: &[u8], opts: &DecodeOptions) -> bool {
 
 /// What may help with a value that did not decode: the generation it reads in, or the
 /// option that accepts it.
-fn hints(e: &DecodeError, bytes: &[u8], base: usize, opts: &DecodeOptions) -> String {
+fn hints(e: &DecodeError, bytes: &[u8], opts: &DecodeOptions) -> String {
     if matches!(e.kind, DecodeErrorKind::ObjectsNotAllowed) {
         return " (--objects reads whole objects)".into();
     }
     Generation::ALL
         .into_iter()
         .filter(|g| *g != opts.generation)
-        .find(|g| {
-            decode_at(bytes, base, &opts.with_generation(*g))
-                .is_ok_and(|(_, used)| used >= bytes.len())
-        })
-        .map(|g| format!(" (it reads as {g}: --format {})", g.number()))
+        .find(|g| exactly_one(bytes, &opts.with_generation(*g)))
+        .map(reads_as)
         .unwrap_or_default()
+}
+
+/// ` (it reads as Godot 3: --format 3)`.
+fn reads_as(g: Generation) -> String {
+    format!(" (it reads as {g}: --format {})", g.number())
 }
 
 /// A frame's value that ends before its frame does.
@@ -318,7 +329,7 @@ fn trailing(what: &str, used: usize, after: usize) -> String {
 }
 
 /// Reads the frame at the start of the window (not consuming it).
-fn read_frame(input: &mut Input, opts: &DecodeOptions) -> Result<Frame, String> {
+fn read_frame(input: &mut Input, opts: &DecodeOptions) -> Result<Frame, Fail> {
     input.fill(PREFIX_LEN)?;
     let at = input.offset();
     let Some(len) = announced_len(input.available(), 0) else {
@@ -367,7 +378,7 @@ fn read_frame(input: &mut Input, opts: &DecodeOptions) -> Result<Frame, String> 
 fn read_packet(
     input: &mut Input,
     opts: &DecodeOptions,
-) -> Result<Result<(Value, usize), DecodeError>, String> {
+) -> Result<Result<(Value, usize), DecodeError>, Fail> {
     input.fill(1)?;
     loop {
         let decoded = decode_at(input.available(), input.offset(), opts);

@@ -424,31 +424,36 @@ impl Reader {
                 element_type: ContainerType::Untyped,
                 items: self.items(items)?,
             })),
-            Json::Object(members) => match members.first() {
-                Some((key, payload)) if type_named(key).is_some() => {
-                    let t = type_named(key).expect("just found");
-                    let rest = &members[1..];
-                    at(format!(".{key}"), self.tagged(t, payload, rest))?
-                }
-                _ => {
-                    let mut seen = HashSet::new();
-                    let mut entries = Vec::with_capacity(members.len());
-                    for (key, value) in members {
-                        if !seen.insert(key.as_str()) {
-                            return at(format!("[{key:?}]"), fail("a key given twice"));
-                        }
-                        let value = StackRoom::CODEC.run(|| self.value(value));
-                        entries
-                            .push((Value::String(key.clone()), at(format!("[{key:?}]"), value)?));
+            Json::Object(members) => {
+                let tag = members
+                    .first()
+                    .and_then(|(key, payload)| Some((key, type_named(key)?, payload)));
+                match tag {
+                    Some((key, t, payload)) => {
+                        at(format!(".{key}"), self.tagged(t, payload, &members[1..]))?
                     }
-                    Value::Dictionary(Box::new(Dictionary {
-                        key_type: ContainerType::Untyped,
-                        value_type: ContainerType::Untyped,
-                        entries,
-                    }))
+                    None => self.plain_dictionary(members)?,
                 }
-            },
+            }
         })
+    }
+
+    /// `{"key": value, …}`: an untyped Dictionary of String keys.
+    fn plain_dictionary(&self, members: &[(String, Json)]) -> Result<Value> {
+        let mut seen = HashSet::new();
+        let mut entries = Vec::with_capacity(members.len());
+        for (key, value) in members {
+            if !seen.insert(key.as_str()) {
+                return at(format!("[{key:?}]"), fail("a key given twice"));
+            }
+            let value = StackRoom::CODEC.run(|| self.value(value));
+            entries.push((Value::String(key.clone()), at(format!("[{key:?}]"), value)?));
+        }
+        Ok(Value::Dictionary(Box::new(Dictionary {
+            key_type: ContainerType::Untyped,
+            value_type: ContainerType::Untyped,
+            entries,
+        })))
     }
 
     fn items(&self, items: &[Json]) -> Result<Vec<Value>> {
