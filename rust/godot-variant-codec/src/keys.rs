@@ -529,7 +529,7 @@ mod tests {
         Value::NodePath(Box::new(NodePath {
             names: vec!["root".into(), format!("n{i}")],
             subnames: vec![format!("{}", i % 7)],
-            absolute: i % 2 == 0,
+            absolute: i.is_multiple_of(2),
         }))
     }
 
