@@ -24,6 +24,9 @@ const CRATE: &str = "fast-variant-codec";
 /// The addon's folder, in a project and in the zip.
 const ADDON: &str = "addons/fast_variant_codec";
 const GDEXTENSION: &str = "fast_variant_codec.gdextension";
+/// The addon's files the zip holds as they are in the repository: its README, and the
+/// GDScript fallback `FastVariant` (with its uid) for platforms without a library.
+const ADDON_FILES: [&str; 3] = ["README.md", "fast_variant.gd", "fast_variant.gd.uid"];
 /// The target cargo builds for without `--target` (the package is built on it).
 const HOST: &str = "x86_64-unknown-linux-gnu";
 
@@ -163,10 +166,9 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
     let gdextension = repo.join(ADDON).join(GDEXTENSION);
     check_gdextension(&gdextension)?;
     copy(&gdextension, &addon.join(GDEXTENSION))?;
-    copy(
-        &repo.join(ADDON).join("README.md"),
-        &addon.join("README.md"),
-    )?;
+    for file in ADDON_FILES {
+        copy(&repo.join(ADDON).join(file), &addon.join(file))?;
+    }
     copy(&repo.join("LICENSE"), &addon.join("LICENSE"))?;
     let std_library = cross.join("sysroot/lib/rustlib/src/rust/library");
     let text = notices::third_party_notices(&meta, &std_library)?;
@@ -224,10 +226,10 @@ fn expected_entries() -> Vec<String> {
         format!("{ADDON}/"),
         format!("{ADDON}/bin/"),
         format!("{ADDON}/{GDEXTENSION}"),
-        format!("{ADDON}/README.md"),
         format!("{ADDON}/LICENSE"),
         format!("{ADDON}/THIRD_PARTY_NOTICES.md"),
     ];
+    entries.extend(ADDON_FILES.iter().map(|f| format!("{ADDON}/{f}")));
     entries.extend(PLATFORMS.iter().map(|p| format!("{ADDON}/bin/{}", p.file)));
     entries.sort();
     entries
