@@ -154,7 +154,7 @@ fn from_slice<T: Copy, const N: usize>(components: &[f32]) -> Option<T> {
 
 /// Reals in this build's precision (`real_t`): widened exactly, or narrowed as the engine
 /// narrows a double-precision payload.
-pub fn to_reals<const N: usize>(reals: &Reals<N>) -> [real; N] {
+fn to_reals<const N: usize>(reals: &Reals<N>) -> [real; N] {
     match reals {
         Reals::Single(v) => v.map(real::from),
         #[allow(clippy::unnecessary_cast)] // `real` is f64 in a double-precision build
@@ -319,7 +319,7 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
 /// (the codec's `Value` says so for every math type): gdext's math types are `repr(C)`
 /// structs of `N` `real_t`s (`C` is gdext's `real`), of `N` `i32`s (the int vectors,
 /// Rect2i), Color of four `f32`s.
-pub fn from_components<T: Copy, C: Copy, const N: usize>(components: [C; N]) -> T {
+fn from_components<T: Copy, C: Copy, const N: usize>(components: [C; N]) -> T {
     const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<C>()) };
     // SAFETY: `T` is a `repr(C)` struct of exactly `N` `C`s (size checked above), floats or
     // ints, for which any bits are a value.

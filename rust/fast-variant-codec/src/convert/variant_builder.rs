@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::engine::string::string_name;
 use godot::builtin::{
-    real, Color, GString, PackedArray, PackedByteArray, PackedStringArray, VarArray, VarDictionary,
+    Color, GString, PackedArray, PackedByteArray, PackedStringArray, VarArray, VarDictionary,
     Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::meta::PackedElement;
@@ -20,11 +20,11 @@ use godot::obj::EngineEnum;
 use godot::sys::GodotFfi;
 use godot_variant_codec::{
     decode_inline, decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed,
-    RawNodePath, RawText, Reals, Value, VariantType as WireType,
+    RawNodePath, RawText, Value, VariantType as WireType,
 };
 
 use crate::convert::builder_caches::{return_caches, take_thread_caches, Caches};
-use crate::convert::to_variant::{self, element_spec, from_components, ToVariantError};
+use crate::convert::to_variant::{self, element_spec, ToVariantError};
 use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
 use crate::engine::layout::VARIANT_WORDS;
@@ -709,15 +709,13 @@ fn packed_array(p: Packed<'_>) -> Variant {
         (colors, $engine:ident, $element:ty) => {
             plain_packed::<$element>(VariantType::$engine, &p)
         };
-        // Vectors of the other precision (`real_t`): rare, converted element by element.
-        (vectors $n:literal, $engine:ident, $element:ty) => {
+        // Vectors of the other precision (`real_t`): rare, made from their value, which
+        // converts each as the engine does.
+        (vectors $_n:literal, $engine:ident, $element:ty) => {
             if p.wide == WIDE_REALS {
                 plain_packed::<$element>(VariantType::$engine, &p)
             } else {
-                converted::<$n>(p)
-                    .map(from_components::<$element, real, $n>)
-                    .collect::<PackedArray<$element>>()
-                    .to_variant()
+                by_value(p)
             }
         };
         (strings, $engine:ident, $element:ty) => {
@@ -745,22 +743,6 @@ fn widened(components: &[f32]) -> Option<([f64; 4], usize)> {
         }
         (wide, components.len())
     })
-}
-
-/// Vectors of the wire's precision in this build's (`real_t`).
-fn converted<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [real; N]> {
-    let reals: Vec<Reals<N>> = if p.wide {
-        p.to_vec::<[f64; N]>()
-            .into_iter()
-            .map(Reals::Double)
-            .collect()
-    } else {
-        p.to_vec::<[f32; N]>()
-            .into_iter()
-            .map(Reals::Single)
-            .collect()
-    };
-    reals.into_iter().map(|r| to_variant::to_reals(&r))
 }
 
 /// The bytes of an input PackedByteArray, read in place.

@@ -185,7 +185,7 @@ impl<S: Sink> VariantWriter<S> {
         // SAFETY: `t` is `v`'s type, a math type of N reals (this build's `real_t`, as
         // gdext's own math types have it), aligned as reals are.
         let r: &[real; N] = unsafe { self.ffi.borrow(v, t) };
-        real::put(&mut self.enc, wire, r);
+        self.enc.reals_in_place(wire, r);
     }
 
     /// The characters of an engine string, checked to be writable.
@@ -313,11 +313,8 @@ impl<S: Sink> VariantWriter<S> {
                 self.strings($items, depth)?
             };
             (vectors $n:literal, $name:ident, $element:ty, $items:expr) => {
-                real::put_packed(
-                    &mut self.enc,
-                    WireType::$name,
-                    plain::<$element, [real; $n]>($items),
-                )?
+                self.enc
+                    .packed_vectors(WireType::$name, plain::<$element, [real; $n]>($items))?
             };
             (colors, $_name:ident, $_element:ty, $items:expr) => {
                 self.enc.packed_colors(plain($items))?
@@ -747,48 +744,6 @@ fn utf8(s: &GString, what: &'static str) -> Result<String, ValueErrorKind> {
     let mut bytes = Vec::new();
     godot_variant_codec::wire::Text::put_utf8(&text, &mut bytes);
     String::from_utf8(bytes).map_err(|_| ValueErrorKind::NotUnicode(what))
-}
-
-/// Writes this build's `real_t` components: `f32`, or `f64` in a double-precision build.
-trait EngineReal: Copy + Sized {
-    /// A math value of `N` reals.
-    fn put<S: Sink, const N: usize>(enc: &mut Encoder<S>, t: WireType, r: &[Self; N]);
-    /// A packed array of vectors of `N` reals.
-    fn put_packed<S: Sink, const N: usize>(
-        enc: &mut Encoder<S>,
-        t: WireType,
-        items: &[[Self; N]],
-    ) -> Result<(), EncodeError>;
-}
-
-impl EngineReal for f32 {
-    #[inline(always)]
-    fn put<S: Sink, const N: usize>(enc: &mut Encoder<S>, t: WireType, r: &[f32; N]) {
-        enc.single_reals(t, r);
-    }
-    #[inline(always)]
-    fn put_packed<S: Sink, const N: usize>(
-        enc: &mut Encoder<S>,
-        t: WireType,
-        items: &[[f32; N]],
-    ) -> Result<(), EncodeError> {
-        enc.packed_vectors(t, items)
-    }
-}
-
-impl EngineReal for f64 {
-    #[inline(always)]
-    fn put<S: Sink, const N: usize>(enc: &mut Encoder<S>, t: WireType, r: &[f64; N]) {
-        enc.double_reals(t, r);
-    }
-    #[inline(always)]
-    fn put_packed<S: Sink, const N: usize>(
-        enc: &mut Encoder<S>,
-        t: WireType,
-        items: &[[f64; N]],
-    ) -> Result<(), EncodeError> {
-        enc.packed_vectors_f64(t, items)
-    }
 }
 
 /// A slice of gdext math values as the plain arrays of their components.

@@ -13,7 +13,7 @@
 /// Whether this build's `real_t` is a double (the `double-precision` feature, for engines
 /// built with `precision=double`): the vectors, matrices and packed vectors then hold
 /// doubles, and the format flags their reals as 64-bit.
-pub const WIDE_REALS: bool = std::mem::size_of::<godot::builtin::real>() == 8;
+pub const WIDE_REALS: bool = <godot::builtin::real as godot_variant_codec::Real>::WIDE;
 
 /// See the module docs.
 macro_rules! math_types {
