@@ -24,6 +24,9 @@ pub struct Tally {
     pub asan: Result<(usize, usize), String>,
     /// The counts of the runs through the GDScript fallback `FastVariant`.
     pub fallback: (usize, usize),
+    /// The counts of the suite in the engine built with double precision, or why it did
+    /// not run.
+    pub double: Result<(usize, usize), String>,
 }
 
 impl Default for Tally {
@@ -35,6 +38,7 @@ impl Default for Tally {
             history: (0, 0),
             asan: Err("not reached".into()),
             fallback: (0, 0),
+            double: Err("not reached".into()),
         }
     }
 }
