@@ -124,7 +124,7 @@ static func mode() -> String:
 		if OS.has_environment(variable):
 			settings.append("%s=%s" % [variable, OS.get_environment(variable)])
 	if TestSuite.through_fallback():
-		settings.append("through FastVariant, %s" % ("the library loaded" if FastVariant.is_native()
+		settings.append("through FastVariant, %s" % ("the library loaded" if TestSuite.has_library()
 				else "without the library: the engine's functions"))
 	if ClassDB.class_has_method("FastVariantCodec", "get_engine_layout_report"):
 		var report: Dictionary = ClassDB.class_call_static("FastVariantCodec", "get_engine_layout_report")
