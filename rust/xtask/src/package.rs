@@ -580,8 +580,9 @@ fn build_universal(
             .join("release")
             .join(platform.built);
         let mut bytes = fs::read(&built).map_err(|e| format!("{}: {e}", built.display()))?;
-        // What Zig's linker exports besides the entry (its own `__mh_dylib_header` and
-        // `___dso_handle`, the standard library's weak `___isOSVersionAtLeast`) goes.
+        // What else Zig's linker exports goes: its own `__mh_dylib_header` and
+        // `___dso_handle`, the standard library's `___isOSVersionAtLeast` and
+        // `___isPlatformVersionAtLeast`, psm's assembly functions.
         macho::keep_only_export(&mut bytes, &format!("_{ENTRY_SYMBOL}"))
             .map_err(|e| format!("{}: {e}", built.display()))?;
         let file = out.join(format!("{}.{}.dylib", CRATE, slice.arch));

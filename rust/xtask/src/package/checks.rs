@@ -1,8 +1,12 @@
 //! `cargo xtask package --check`: each packaged library checked as far as this machine can,
 //! from the zip's own files. Ends with `N passed, N failed`.
 //!
-//! - every library: its file format and machine, its entry symbol `gdext_rust_init`
-//!   exported, and the libraries it needs (objdump of its toolchain);
+//! - the zip: its entries, SHA256SUMS beside it, the icons;
+//! - every Linux and Windows library: its file format and machine, its entry symbol
+//!   `gdext_rust_init` exported, and the libraries it needs (objdump of its toolchain);
+//! - macos: read by macho.rs, each slice's deployment target, install name, exports,
+//!   linked libraries and code signature's place; the ad-hoc signatures verified by
+//!   rcodesign, which must also reject a copy with a byte changed in each slice;
 //! - windows.x86_64: loaded by a small Windows program (built with mingw) that calls
 //!   LoadLibrary and GetProcAddress("gdext_rust_init"), in Wine 10 (a Debian sid root, in a
 //!   chroot); a DLL without the symbol, which must fail, shows that the loader can;
@@ -320,7 +324,7 @@ fn check_universal(
     tally: &mut Tally,
 ) -> Result<(), String> {
     let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
-    let is_universal = bytes.starts_with(&0xcafe_babe_u32.to_be_bytes());
+    let is_universal = bytes.starts_with(&macho::FAT_MAGIC.to_be_bytes());
     let found = macho::slices(&bytes).unwrap_or_else(|e| {
         println!("{name}: {e}");
         Vec::new()

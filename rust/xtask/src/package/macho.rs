@@ -11,7 +11,7 @@
 use std::ops::Range;
 
 /// `FAT_MAGIC` (big-endian, 32-bit offsets), `MH_MAGIC_64` (little-endian).
-const FAT_MAGIC: u32 = 0xcafe_babe;
+pub(crate) const FAT_MAGIC: u32 = 0xcafe_babe;
 const MH_MAGIC_64: u32 = 0xfeed_facf;
 pub(crate) const CPU_TYPE_X86_64: u32 = 0x0100_0007;
 pub(crate) const CPU_TYPE_ARM64: u32 = 0x0100_000c;
