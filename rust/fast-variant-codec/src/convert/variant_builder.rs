@@ -11,9 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::engine::string::string_name;
 use godot::builtin::{
-    Color, GString, PackedArray, PackedByteArray, PackedStringArray, PackedVector2Array,
-    PackedVector3Array, PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2,
-    Vector3, Vector4,
+    Color, GString, PackedArray, PackedByteArray, PackedStringArray, VarArray, VarDictionary,
+    Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
@@ -25,10 +24,11 @@ use godot_variant_codec::{
 };
 
 use crate::convert::builder_caches::{return_caches, take_thread_caches, Caches};
-use crate::convert::to_variant::{self, element_spec, ToVariantError};
+use crate::convert::to_variant::{self, element_spec, from_components, ToVariantError};
 use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
 use crate::engine::node_path;
+use crate::engine::packed_types::packed_types;
 use crate::engine::parallel;
 use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
@@ -684,44 +684,40 @@ fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
 /// so the bytes are copied as they are. This build's `real_t` is `float`: double-precision
 /// vectors are rounded as the engine rounds them.
 fn packed_array(p: Packed<'_>) -> Variant {
-    match (p.array_type, p.wide) {
-        (WireType::PackedByteArray, _) => plain_packed::<u8>(VariantType::PACKED_BYTE_ARRAY, &p),
-        (WireType::PackedInt32Array, _) => plain_packed::<i32>(VariantType::PACKED_INT32_ARRAY, &p),
-        (WireType::PackedInt64Array, _) => plain_packed::<i64>(VariantType::PACKED_INT64_ARRAY, &p),
-        (WireType::PackedFloat32Array, _) => {
-            plain_packed::<f32>(VariantType::PACKED_FLOAT32_ARRAY, &p)
-        }
-        (WireType::PackedFloat64Array, _) => {
-            plain_packed::<f64>(VariantType::PACKED_FLOAT64_ARRAY, &p)
-        }
-        (WireType::PackedColorArray, _) => {
-            plain_packed::<Color>(VariantType::PACKED_COLOR_ARRAY, &p)
-        }
-        (WireType::PackedVector2Array, false) => {
-            plain_packed::<Vector2>(VariantType::PACKED_VECTOR2_ARRAY, &p)
-        }
-        (WireType::PackedVector3Array, false) => {
-            plain_packed::<Vector3>(VariantType::PACKED_VECTOR3_ARRAY, &p)
-        }
-        (WireType::PackedVector4Array, false) => {
-            plain_packed::<Vector4>(VariantType::PACKED_VECTOR4_ARRAY, &p)
-        }
+    // The decoder hands only arrays of plain elements here (PackedStringArrays go to
+    // `packed_strings`); any other type would be made from its value.
+    let by_value = |p: Packed<'_>| to_variant::variant(&p.to_value()).unwrap_or_default();
+    macro_rules! make_one {
+        (plain $_method:ident, $engine:ident, $element:ty) => {
+            plain_packed::<$element>(VariantType::$engine, &p)
+        };
+        (colors, $engine:ident, $element:ty) => {
+            plain_packed::<$element>(VariantType::$engine, &p)
+        };
         // Double-precision vectors: rare, converted element by element.
-        (WireType::PackedVector2Array, true) => rounded::<2>(p)
-            .map(|[x, y]| Vector2::new(x, y))
-            .collect::<PackedVector2Array>()
-            .to_variant(),
-        (WireType::PackedVector3Array, true) => rounded::<3>(p)
-            .map(|[x, y, z]| Vector3::new(x, y, z))
-            .collect::<PackedVector3Array>()
-            .to_variant(),
-        (WireType::PackedVector4Array, true) => rounded::<4>(p)
-            .map(|[x, y, z, w]| Vector4::new(x, y, z, w))
-            .collect::<PackedVector4Array>()
-            .to_variant(),
-        // The decoder hands only the types above.
-        _ => to_variant::variant(&p.to_value()).unwrap_or_default(),
+        (vectors $n:literal, $engine:ident, $element:ty) => {
+            if p.wide {
+                rounded::<$n>(p)
+                    .map(from_components::<$element, $n>)
+                    .collect::<PackedArray<$element>>()
+                    .to_variant()
+            } else {
+                plain_packed::<$element>(VariantType::$engine, &p)
+            }
+        };
+        (strings, $engine:ident, $element:ty) => {
+            by_value(p)
+        };
     }
+    macro_rules! make_by_type {
+        ([$(($engine:ident, $name:ident, $element:ty, $kind:ident $($arg:tt)?)),* $(,)?]) => {
+            match p.array_type {
+                $(WireType::$name => make_one!($kind $($arg)?, $engine, $element),)*
+                _ => by_value(p),
+            }
+        };
+    }
+    packed_types!(make_by_type! {})
 }
 
 /// Double-precision vectors rounded to this build's single precision.
