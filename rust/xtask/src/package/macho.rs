@@ -472,6 +472,20 @@ mod tests {
     }
 
     #[test]
+    fn a_one_symbol_trie_reads_back_whatever_the_name_length() {
+        for len in [1, 126, 127, 200, 20_000] {
+            let export = Export {
+                name: format!("_{}", "x".repeat(len)),
+                terminal: vec![0, 0x90, 0x02],
+            };
+            let read = exports_of(&one_export_trie(&export)).unwrap();
+            assert_eq!(read.len(), 1);
+            assert_eq!(read[0].name, export.name);
+            assert_eq!(read[0].terminal, export.terminal);
+        }
+    }
+
+    #[test]
     fn a_universal_file_lists_each_slice_where_it_lies() {
         let thin = image_with(&two_exports());
         let mut fat = Vec::new();
