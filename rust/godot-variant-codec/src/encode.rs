@@ -269,6 +269,13 @@ impl<S: Sink> Encoder<S> {
         self.reals_as(t, || v.map(f64::from), || *v);
     }
 
+    /// [`reals`](Self::reals) of double-precision components, read where they lie (a
+    /// double-precision binding's `real_t` values).
+    #[inline(always)]
+    pub fn double_reals<const N: usize>(&mut self, t: VariantType, v: &[f64; N]) {
+        self.reals_as(t, || *v, || v.map(|x| x as f32));
+    }
+
     /// A math type's header, then its components as `wide` or `narrow` gives them, in the
     /// precision of the engine being written for.
     #[inline(always)]

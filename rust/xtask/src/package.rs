@@ -39,6 +39,8 @@ const NOTICES: &str = "THIRD_PARTY_NOTICES.md";
 const SUMS: &str = "SHA256SUMS";
 /// The target cargo builds for without `--target` (the package is built on it).
 const HOST: &str = "x86_64-unknown-linux-gnu";
+/// The binding's features for double-precision engines, as build.sh --double builds it.
+const DOUBLE_FEATURES: [&str; 3] = ["--no-default-features", "--features", "double-precision"];
 /// The symbol Godot calls (the .gdextension's `entry_symbol`), the one each library exports.
 const ENTRY_SYMBOL: &str = "gdext_rust_init";
 
@@ -48,6 +50,11 @@ const USAGE: &str = "usage: cargo xtask package [--check]";
 pub(crate) enum Toolchain {
     /// cargo's own build for this machine (cargo's target directory, which the tests use).
     Host,
+    /// The build for this machine's engines built with `precision=double`:
+    /// `addons/fast_variant_codec/build.sh --double`, which dumps the API description of the
+    /// double-precision engine (gdext generates such a binding only from it) and builds
+    /// with DOUBLE_FEATURES into `target/double`.
+    HostDouble,
     /// Debian's GNU cross toolchain, whose tools are named `PREFIX-gcc`, `PREFIX-objdump`...
     Gnu {
         triple: &'static str,
@@ -78,6 +85,8 @@ pub(crate) struct Platform {
     /// of every architecture (`arch` None: the macOS universal library).
     os: &'static str,
     arch: Option<&'static str>,
+    /// A further feature tag the keys end with (`double`: `OS.debug.ARCH.double`).
+    tag: Option<&'static str>,
     toolchain: Toolchain,
     /// The library cargo writes.
     built: &'static str,
@@ -88,13 +97,23 @@ pub(crate) struct Platform {
 pub(crate) const LINUX_X86_64: Platform = Platform {
     os: "linux",
     arch: Some("x86_64"),
+    tag: None,
     toolchain: Toolchain::Host,
     built: "libfast_variant_codec.so",
     file: "libfast_variant_codec.linux.x86_64.so",
 };
+pub(crate) const LINUX_X86_64_DOUBLE: Platform = Platform {
+    os: "linux",
+    arch: Some("x86_64"),
+    tag: Some("double"),
+    toolchain: Toolchain::HostDouble,
+    built: "libfast_variant_codec.so",
+    file: "libfast_variant_codec.linux.x86_64.double.so",
+};
 pub(crate) const LINUX_ARM64: Platform = Platform {
     os: "linux",
     arch: Some("arm64"),
+    tag: None,
     toolchain: Toolchain::Gnu {
         triple: "aarch64-unknown-linux-gnu",
         prefix: "aarch64-linux-gnu",
@@ -105,6 +124,7 @@ pub(crate) const LINUX_ARM64: Platform = Platform {
 pub(crate) const WINDOWS_X86_64: Platform = Platform {
     os: "windows",
     arch: Some("x86_64"),
+    tag: None,
     toolchain: Toolchain::Gnu {
         triple: "x86_64-pc-windows-gnu",
         prefix: "x86_64-w64-mingw32",
@@ -115,6 +135,7 @@ pub(crate) const WINDOWS_X86_64: Platform = Platform {
 pub(crate) const MACOS: Platform = Platform {
     os: "macos",
     arch: None,
+    tag: None,
     toolchain: Toolchain::Apple {
         slices: &[
             AppleSlice {
@@ -135,27 +156,43 @@ pub(crate) const MACOS: Platform = Platform {
     file: "libfast_variant_codec.macos.universal.dylib",
 };
 /// Every platform of the package, in the order they are built and checked.
-pub(crate) const PLATFORMS: [&Platform; 4] = [&LINUX_X86_64, &LINUX_ARM64, &WINDOWS_X86_64, &MACOS];
+pub(crate) const PLATFORMS: [&Platform; 5] = [
+    &LINUX_X86_64,
+    &LINUX_X86_64_DOUBLE,
+    &LINUX_ARM64,
+    &WINDOWS_X86_64,
+    &MACOS,
+];
 
 impl Platform {
     pub(crate) fn name(&self) -> String {
-        format!("{}.{}", self.os, self.arch.unwrap_or("universal"))
+        let tag = self.tag.map(|t| format!(".{t}")).unwrap_or_default();
+        format!("{}.{}{tag}", self.os, self.arch.unwrap_or("universal"))
     }
 
     /// The Rust targets its library is built for (one per slice of a universal library).
     fn triples(&self) -> Vec<&'static str> {
         match &self.toolchain {
-            Toolchain::Host => vec![HOST],
+            Toolchain::Host | Toolchain::HostDouble => vec![HOST],
             Toolchain::Gnu { triple, .. } => vec![triple],
             Toolchain::Apple { slices } => slices.iter().map(|s| s.triple).collect(),
         }
     }
 
+    /// cargo's feature arguments of its build (for `cargo tree`).
+    fn cargo_features(&self) -> &'static [&'static str] {
+        match self.toolchain {
+            Toolchain::HostDouble => &DOUBLE_FEATURES,
+            _ => &[],
+        }
+    }
+
     /// The .gdextension keys naming its library: debug and release.
     fn keys(&self) -> [String; 2] {
+        let tag = self.tag.map(|t| format!(".{t}")).unwrap_or_default();
         ["debug", "release"].map(|build| match self.arch {
-            Some(arch) => format!("{}.{build}.{arch}", self.os),
-            None => format!("{}.{build}", self.os),
+            Some(arch) => format!("{}.{build}.{arch}{tag}", self.os),
+            None => format!("{}.{build}{tag}", self.os),
         })
     }
 
@@ -452,6 +489,13 @@ fn build(platform: &'static Platform, cross: &Path, target_dir: &Path) -> Result
             cmd.args(["build", "--release", "-p", CRATE]);
             run_build(&mut cmd, &platform.name())?;
             target_dir.join("release").join(platform.built)
+        }
+        Toolchain::HostDouble => {
+            let mut cmd = niced("bash");
+            cmd.arg(project_dir().join(ADDON).join("build.sh"))
+                .arg("--double");
+            run_build(&mut cmd, &platform.name())?;
+            target_dir.join("double/release").join(platform.built)
         }
         Toolchain::Gnu { triple, .. } => {
             let env_triple = triple.replace('-', "_");

@@ -11,8 +11,8 @@
 
 use godot::builtin::inner::InnerArray;
 use godot::builtin::{
-    AnyArray, Color, GString, NodePath, PackedArray, PackedByteArray, Rid, Signal, StringName,
-    VarArray, Variant, VariantType, Vector2, Vector3, Vector4,
+    real, AnyArray, Color, GString, NodePath, PackedArray, PackedByteArray, Rid, Signal,
+    StringName, VarArray, Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
@@ -182,10 +182,10 @@ impl<S: Sink> VariantWriter<S> {
 
     #[inline]
     fn reals<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
-        // SAFETY: `t` is `v`'s type, a math type of N single-precision reals (this build's
-        // `real_t`, as gdext's own math types assume), aligned as floats are.
-        let r: &[f32; N] = unsafe { self.ffi.borrow(v, t) };
-        self.enc.single_reals(wire, r);
+        // SAFETY: `t` is `v`'s type, a math type of N reals (this build's `real_t`, as
+        // gdext's own math types have it), aligned as reals are.
+        let r: &[real; N] = unsafe { self.ffi.borrow(v, t) };
+        real::put(&mut self.enc, wire, r);
     }
 
     /// The characters of an engine string, checked to be writable.
@@ -313,8 +313,11 @@ impl<S: Sink> VariantWriter<S> {
                 self.strings($items, depth)?
             };
             (vectors $n:literal, $name:ident, $element:ty, $items:expr) => {
-                self.enc
-                    .packed_vectors(WireType::$name, plain::<$element, [f32; $n]>($items))?
+                real::put_packed(
+                    &mut self.enc,
+                    WireType::$name,
+                    plain::<$element, [real; $n]>($items),
+                )?
             };
             (colors, $_name:ident, $_element:ty, $items:expr) => {
                 self.enc.packed_colors(plain($items))?
@@ -746,11 +749,53 @@ fn utf8(s: &GString, what: &'static str) -> Result<String, ValueErrorKind> {
     String::from_utf8(bytes).map_err(|_| ValueErrorKind::NotUnicode(what))
 }
 
+/// Writes this build's `real_t` components: `f32`, or `f64` in a double-precision build.
+trait EngineReal: Copy + Sized {
+    /// A math value of `N` reals.
+    fn put<S: Sink, const N: usize>(enc: &mut Encoder<S>, t: WireType, r: &[Self; N]);
+    /// A packed array of vectors of `N` reals.
+    fn put_packed<S: Sink, const N: usize>(
+        enc: &mut Encoder<S>,
+        t: WireType,
+        items: &[[Self; N]],
+    ) -> Result<(), EncodeError>;
+}
+
+impl EngineReal for f32 {
+    #[inline(always)]
+    fn put<S: Sink, const N: usize>(enc: &mut Encoder<S>, t: WireType, r: &[f32; N]) {
+        enc.single_reals(t, r);
+    }
+    #[inline(always)]
+    fn put_packed<S: Sink, const N: usize>(
+        enc: &mut Encoder<S>,
+        t: WireType,
+        items: &[[f32; N]],
+    ) -> Result<(), EncodeError> {
+        enc.packed_vectors(t, items)
+    }
+}
+
+impl EngineReal for f64 {
+    #[inline(always)]
+    fn put<S: Sink, const N: usize>(enc: &mut Encoder<S>, t: WireType, r: &[f64; N]) {
+        enc.double_reals(t, r);
+    }
+    #[inline(always)]
+    fn put_packed<S: Sink, const N: usize>(
+        enc: &mut Encoder<S>,
+        t: WireType,
+        items: &[[f64; N]],
+    ) -> Result<(), EncodeError> {
+        enc.packed_vectors_f64(t, items)
+    }
+}
+
 /// A slice of gdext math values as the plain arrays of their components.
 fn plain<T, P: Copy>(items: &[T]) -> &[P] {
     const { assert!(std::mem::size_of::<T>() == std::mem::size_of::<P>()) };
     const { assert!(std::mem::align_of::<T>() >= std::mem::align_of::<P>()) };
-    // SAFETY: gdext's Vector2/3/4 and Color are `repr(C)` structs of `f32`s with no
-    // padding (this build's `real_t`), the same size as `P` (checked above).
+    // SAFETY: gdext's Vector2/3/4 are `repr(C)` structs of `real_t`s and Color of `f32`s,
+    // with no padding, the same size as `P` (checked above).
     unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<P>(), items.len()) }
 }

@@ -53,14 +53,14 @@ pub(super) fn third_party_notices(meta: &Value, std_library: &Path) -> Result<St
                 CRATE,
                 triple,
                 "normal,no-proc-macro",
-                None,
+                platform.cargo_features(),
             )?;
             let to_build = tree(
                 &workspace.join("Cargo.toml"),
                 CRATE,
                 triple,
                 "normal,build",
-                None,
+                platform.cargo_features(),
             )?;
             for id in &in_library {
                 add(&mut linked, id, platform, meta, &std_root)?;
@@ -73,7 +73,7 @@ pub(super) fn third_party_notices(meta: &Value, std_library: &Path) -> Result<St
                 "std",
                 triple,
                 "normal,no-proc-macro",
-                Some(STD_FEATURES),
+                &["--features", STD_FEATURES],
             )?;
             for id in &std_crates {
                 add(&mut standard, id, platform, &std_meta, &std_root)?;
@@ -102,13 +102,14 @@ fn project_dir_of(meta: &Value) -> Result<PathBuf, String> {
         .ok_or_else(|| "cargo metadata has no workspace_root".into())
 }
 
-/// The crates of `package`'s tree for the target `triple` along `edges`.
+/// The crates of `package`'s tree for the target `triple` along `edges`, with the feature
+/// arguments `features`.
 fn tree(
     manifest: &Path,
     package: &str,
     triple: &str,
     edges: &str,
-    features: Option<&str>,
+    features: &[&str],
 ) -> Result<BTreeSet<Id>, String> {
     let mut cmd = Command::new(cargo_program());
     cmd.args(["tree", "--manifest-path"])
@@ -117,9 +118,7 @@ fn tree(
         .args(["--prefix", "none", "--format", "{p}"])
         // The standard library's manifest uses unstable cargo features.
         .env("RUSTC_BOOTSTRAP", "1");
-    if let Some(features) = features {
-        cmd.args(["--features", features]);
-    }
+    cmd.args(features);
     let what = format!(
         "cargo tree --manifest-path {} -p {package}",
         manifest.display()
