@@ -40,7 +40,8 @@ const SUMS: &str = "SHA256SUMS";
 /// The target cargo builds for without `--target` (the package is built on it).
 const HOST: &str = "x86_64-unknown-linux-gnu";
 /// The binding's features for double-precision engines, as build.sh --double builds it.
-const DOUBLE_FEATURES: [&str; 3] = ["--no-default-features", "--features", "double-precision"];
+const DOUBLE_FEATURES: [&str; 3] = ["--no-default-features", "--features", DOUBLE_FEATURE];
+const DOUBLE_FEATURE: &str = "double-precision";
 /// The symbol Godot calls (the .gdextension's `entry_symbol`), the one each library exports.
 const ENTRY_SYMBOL: &str = "gdext_rust_init";
 
@@ -249,7 +250,12 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
         );
     }
     let started = Instant::now();
-    let meta = cargo_metadata(&project_dir().join("Cargo.toml"), None)?;
+    // With the double-precision feature too: the notices look up the crates of every
+    // platform's build in it, and cargo metadata lists only the crates its features reach.
+    let meta = cargo_metadata(
+        &project_dir().join("Cargo.toml"),
+        Some(&format!("{CRATE}/{DOUBLE_FEATURE}")),
+    )?;
     let version = crate_version(&meta)?;
     let target_dir = PathBuf::from(
         meta["target_directory"]
