@@ -692,8 +692,9 @@ fn gdextension_entries(text: &str, wanted: &str) -> Vec<(String, String)> {
 }
 
 /// The repository's .gdextension names exactly the packaged libraries: each platform's
-/// debug and release keys (`macos.debug` and `macos.release` for the universal library),
-/// both the release library in `bin/`.
+/// debug and release keys (`macos.debug` and `macos.release` for the universal library;
+/// `linux.debug.x86_64.double` and its release twin for the double-precision one), both
+/// the release library in `bin/`.
 fn check_gdextension(file: &Path) -> Result<(), String> {
     let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut found = gdextension_entries(&text, "[libraries]");

@@ -135,7 +135,7 @@ impl Ffi {
             )
         };
         if !(self.layout && stored_inline(t) && owns_nothing(t))
-            || components.len() * size > std::mem::size_of::<ValueWords>()
+            || std::mem::size_of_val(components) > std::mem::size_of::<ValueWords>()
         {
             return None;
         }
