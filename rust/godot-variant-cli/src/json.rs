@@ -16,7 +16,7 @@
 
 use std::fmt::Write;
 
-use godot_variant_codec::text::{node_path_text, var_to_str};
+use godot_variant_codec::text::var_to_str;
 use godot_variant_codec::{Object, PackedReals, Reals, Value};
 
 /// The largest magnitude a JSON number holds exactly in every reader (an IEEE double).
@@ -107,9 +107,7 @@ fn write_value(out: &mut String, value: &Value) {
         V::Float(f) => float(out, *f),
         V::String(s) | V::StringName(s) => out.push_str(&string(s)),
         V::NodePath(p) => {
-            let names: Vec<&str> = p.names.iter().map(String::as_str).collect();
-            let subnames: Vec<&str> = p.subnames.iter().map(String::as_str).collect();
-            out.push_str(&string(&node_path_text(p.absolute, &names, &subnames)));
+            out.push_str(&string(&p.to_string()));
         }
         V::Vector2(r) => reals(out, r),
         V::Rect2(r) | V::Vector4(r) | V::Plane(r) | V::Quaternion(r) => reals(out, r),

@@ -648,11 +648,7 @@ fn strings_borrow_from_the_input_after_the_engines_text_rules() {
 #[test]
 fn deserialize_any_maps_every_godot_type() {
     use godot_variant_codec::{NodePath, Object, Signal};
-    let path = Value::NodePath(Box::new(NodePath {
-        names: vec!["root".into(), "Player".into()],
-        subnames: vec!["position".into(), "x".into()],
-        absolute: true,
-    }));
+    let path = Value::NodePath(NodePath::new(["root", "Player"], ["position", "x"], true));
     assert_eq!(
         read::<Any>(&path).unwrap(),
         Any::Text("/root/Player:position:x".into())

@@ -524,12 +524,7 @@ impl<'a> RawNodePath<'a> {
 
     /// The path as a [`NodePath`] of its own texts.
     pub fn to_node_path(&self) -> NodePath {
-        let owned = |texts: &[&str]| texts.iter().map(|&t| t.to_owned()).collect();
-        NodePath {
-            names: owned(self.names()),
-            subnames: owned(self.subnames()),
-            absolute: self.absolute,
-        }
+        NodePath::of_parts(&self.texts, self.name_count, self.absolute)
     }
 
     /// Drops an empty property: where the property is a part of its own (see
