@@ -71,11 +71,10 @@ pub fn convert_packet(
     from: &DecodeOptions,
     to: &EncodeOptions,
 ) -> Result<(Vec<u8>, Report), DecodeError> {
-    let (mut value, _) = decode_at(bytes, 0, from)?;
+    let (value, _) = decode_at(bytes, 0, from)?;
     let mut report = Report::default();
-    carry_over(&mut value, to.generation, &mut Walk::new(0, &mut report));
     let mut out = Vec::new();
-    encode_checked(&value, &mut out, to, 0, &mut report);
+    convert_value(value, 0, to, &mut out, &mut report);
     Ok((out, report))
 }
 
@@ -98,38 +97,54 @@ pub fn convert_frames(
             kind,
         };
         let frame = frame_at(bytes, offset).map_err(fail)?;
-        let (mut value, _) = decode_at(frame.body, frame.body_offset, from)
+        let (value, _) = decode_at(frame.body, frame.body_offset, from)
             .map_err(|e| fail(FrameErrorKind::Invalid(e)))?;
-        carry_over(
-            &mut value,
-            to.generation,
-            &mut Walk::new(index, &mut report),
-        );
-        // `encode_checked` always writes a value; only a body the prefix cannot count fails.
-        frame_into(&mut out, |out| {
-            encode_checked(&value, out, to, index, &mut report);
-            Ok::<_, crate::EncodeError>(())
-        })
-        .unwrap_or_else(|e| report.push(index, String::new(), e.to_string()));
+        convert_frame(value, index, to, &mut out, &mut report);
         offset += frame.len;
         index += 1;
     }
     Ok((out, report))
 }
 
-/// Encodes `value`; a value the encoder still refuses (a length beyond the format's, a
-/// nesting too deep) is written as null and reported.
-fn encode_checked(
-    value: &Value,
-    out: &mut Vec<u8>,
-    to: &EncodeOptions,
+/// One value, read from a packet in the source generation, written in `to`'s onto the end
+/// of `out` as a packet; what did not carry over is added to `report` as value `index`.
+/// Always writes a value: one the target cannot hold at all (its length beyond the format's,
+/// its nesting too deep) is written as null, and reported. The step [`convert_packet`]
+/// takes; a caller reading values one at a time (from a file too large to hold) takes it
+/// for each.
+pub fn convert_value(
+    mut value: Value,
     index: usize,
+    to: &EncodeOptions,
+    out: &mut Vec<u8>,
     report: &mut Report,
 ) {
-    if let Err(e) = encode_into(value, out, to) {
+    carry_over(
+        &mut value,
+        to.generation,
+        &mut Walk::new(index, &mut *report),
+    );
+    if let Err(e) = encode_into(&value, out, to) {
         report.push(index, String::new(), format!("written as null: {e}"));
         encode_into(&Value::Nil, out, to).expect("null is always written");
     }
+}
+
+/// Like [`convert_value`], for a value read from a frame: written framed (its 32-bit
+/// length, then its bytes). The step [`convert_frames`] takes for each frame.
+pub fn convert_frame(
+    value: Value,
+    index: usize,
+    to: &EncodeOptions,
+    out: &mut Vec<u8>,
+    report: &mut Report,
+) {
+    // `convert_value` always writes a value; only a body the prefix cannot count fails.
+    frame_into(out, |out| {
+        convert_value(value, index, to, out, report);
+        Ok::<_, crate::EncodeError>(())
+    })
+    .unwrap_or_else(|e| report.push(index, String::new(), e.to_string()));
 }
 
 /// Where the walk is: the value's index and the path to the current part.

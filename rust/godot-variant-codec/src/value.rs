@@ -25,7 +25,7 @@ impl<const N: usize> Reals<N> {
     /// The components as `f64` (exact for single precision).
     pub fn to_f64(&self) -> [f64; N] {
         match self {
-            Reals::Single(v) => v.map(f64::from),
+            Reals::Single(v) => v.map(Real::wide),
             Reals::Double(v) => *v,
         }
     }
@@ -34,8 +34,50 @@ impl<const N: usize> Reals<N> {
     pub fn to_f32(&self) -> [f32; N] {
         match self {
             Reals::Single(v) => *v,
-            Reals::Double(v) => v.map(|x| x as f32),
+            Reals::Double(v) => v.map(Real::narrow),
         }
+    }
+}
+
+/// One real number as an engine's `real_t` holds it: `f32` in a default build, `f64` in a
+/// `precision=double` one. Each converts to the other precision as the engine converts:
+/// widened exactly, narrowed to the nearest `float`.
+pub trait Real: crate::wire::Plain + real_seal::Sealed {
+    /// Whether this is the double precision (what the wire's 64-bit flag marks).
+    const WIDE: bool;
+    /// As a double, exactly.
+    fn wide(self) -> f64;
+    /// As a float, rounded to the nearest.
+    fn narrow(self) -> f32;
+}
+
+mod real_seal {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+impl Real for f32 {
+    const WIDE: bool = false;
+    #[inline(always)]
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self
+    }
+}
+
+impl Real for f64 {
+    const WIDE: bool = true;
+    #[inline(always)]
+    fn wide(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self as f32
     }
 }
 

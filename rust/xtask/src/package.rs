@@ -381,10 +381,13 @@ fn gdextension_libraries(text: &str) -> Vec<(String, String)> {
 }
 
 /// The repository's .gdextension names exactly the packaged libraries: each platform's
-/// debug and release keys, both the release library in `bin/`.
+/// debug and release keys, both the release library in `bin/`. The entries of the `double`
+/// feature tag name the double-precision library, which `build.sh --double` builds where
+/// its engine is cached and the package does not hold yet (docs/PLATFORMS.md).
 fn check_gdextension(file: &Path) -> Result<(), String> {
     let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut found = gdextension_libraries(&text);
+    found.retain(|(key, _)| !key.ends_with(".double"));
     found.sort();
     let mut expected: Vec<(String, String)> = PLATFORMS
         .iter()

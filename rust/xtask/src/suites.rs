@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::godot::{engine_build, run_project_script};
+use crate::godot::{build_addon_with, engine_build, run_project_script};
 use crate::process::project_dir;
 use crate::setting::Setting;
 use crate::tally::{run_counted, Tally};
@@ -55,6 +55,7 @@ pub fn every_setting(godot: &Path, tally: &mut Tally) -> Result<(), String> {
         run_parity_suite(godot, &setting, &["--suite=engine_layout"], tally)?;
     }
     run_parity_suite(godot, &Setting::release_template(), &[], tally)?;
+    run_double(tally)?;
     run_asan(tally)?;
     let setting = Setting::default_paths();
     run_checked(Checker::Memcheck, &setting, &CHECKED_SUITES, tally)
@@ -115,6 +116,43 @@ fn run_checked(
     setting.apply(&mut cmd).envs(CHECKED_COUNTS);
     let label = format!("{}, {}", checker.name(), setting.label);
     run_counted(&mut cmd, &label, tally)
+}
+
+/// The parity suite in the engine built with `precision=double`, in default and safe mode,
+/// with the library built for it (`build.sh --double`), when there is such an engine
+/// (`double precision: N passed, N failed`); else `double precision: skipped (WHY)`.
+/// Fewer values with a history than in the other settings ([`CHECKED_COUNTS`]): the
+/// history suite's rules do not depend on the precision.
+fn run_double(tally: &mut Tally) -> Result<(), String> {
+    let engine = match engine_build("double") {
+        Ok(engine) => engine,
+        Err(why) => {
+            eprintln!("== double precision: skipped ({why})");
+            tally.double = Err(why);
+            return Ok(());
+        }
+    };
+    let (before_passed, before_failed) = (tally.passed, tally.failed);
+    let built = build_addon_with(&["--double"]);
+    if let Err(e) = &built {
+        eprintln!("{e}");
+    }
+    tally.step("build the double-precision addon", built.is_ok());
+    if built.is_ok() {
+        for setting in [Setting::default_paths(), Setting::safe_mode()] {
+            let setting = Setting {
+                label: format!("double precision, {}", setting.label),
+                ..setting
+            };
+            let mut cmd = Command::new("bash");
+            cmd.arg(project_dir().join("godot_project/run_tests.sh"))
+                .env("GODOT", &engine);
+            setting.apply(&mut cmd).envs(CHECKED_COUNTS);
+            run_counted(&mut cmd, &setting.label, tally)?;
+        }
+    }
+    tally.double = Ok((tally.passed - before_passed, tally.failed - before_failed));
+    Ok(())
 }
 
 /// The checked suites under AddressSanitizer in default and safe mode: in the engine built

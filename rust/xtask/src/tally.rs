@@ -22,6 +22,9 @@ pub struct Tally {
     /// The counts of the suites in the engine built with AddressSanitizer, or why they
     /// did not run.
     pub asan: Result<(usize, usize), String>,
+    /// The counts of the suite in the engine built with double precision, or why it did
+    /// not run.
+    pub double: Result<(usize, usize), String>,
 }
 
 impl Default for Tally {
@@ -32,6 +35,7 @@ impl Default for Tally {
             settings: Vec::new(),
             history: (0, 0),
             asan: Err("not reached".into()),
+            double: Err("not reached".into()),
         }
     }
 }

@@ -146,7 +146,8 @@ fn godot_suites(godot: &Path, tally: &mut Tally) -> Result<(), String> {
     Ok(())
 }
 
-/// The lines CI reads: each setting's, `history: …`, `asan: …`, then the total.
+/// The lines CI reads: each setting's, `history: …`, `asan: …`, `double precision: …`,
+/// then the total.
 fn report(tally: &Tally) -> Result<(), String> {
     if !tally.settings.is_empty() {
         println!("\nGodot parity suite, by setting:");
@@ -158,6 +159,10 @@ fn report(tally: &Tally) -> Result<(), String> {
         match &tally.asan {
             Ok((passed, failed)) => println!("asan: {passed} passed, {failed} failed"),
             Err(why) => println!("asan: skipped ({why})"),
+        }
+        match &tally.double {
+            Ok((passed, failed)) => println!("double precision: {passed} passed, {failed} failed"),
+            Err(why) => println!("double precision: skipped ({why})"),
         }
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);

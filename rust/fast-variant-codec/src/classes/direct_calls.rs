@@ -10,98 +10,41 @@
 //! `variant_builder::VariantWords`). An instance method's receiver costs more still: gdext
 //! clones the instance's `Gd` and checks its class by name on every call
 //! (docs/upstream/gdext-per-call-cost.md). Registered through the same GDExtension call
-//! gdext uses (`classdb_register_extension_class_method`, by gdext's `ClassMethodInfo`),
-//! these read the argument where the caller holds it, write the result into the caller's
-//! return value, and reach the instance through its id (`FastVariantCodec::unbound_by_id`;
-//! the id from the object gdext's instance storage holds). Of the engine, only public
-//! GDExtension calls: a ptrcall's arguments and return value are type pointers, a
-//! varcall's Variants; the packed array's bytes are read through the layout the `buffers`
-//! probe checked, else copied by gdext.
+//! gdext uses ([`gdext_private`](super::gdext_private)), these read the argument where the
+//! caller holds it, write the result into the caller's return value, and reach the
+//! instance through its id (`FastVariantCodec::unbound_by_id`; the id from the object
+//! gdext's instance storage holds). Of the engine, only public GDExtension calls: a
+//! ptrcall's arguments and return value are type pointers, a varcall's Variants; the
+//! packed array's bytes are read through the layout the `buffers` probe checked, else
+//! copied by gdext.
 //!
-//! Their editor help is registered here too (gdext builds it from `#[func]`s only).
+//! One table ([`direct_methods!`], at the end) gives each method's name, parameters,
+//! defaults and docs: from it come the [`Method`] the engine calls (which hands the
+//! arguments to the method's work function here, of the same name), its registration, and
+//! its entry in the editor help ([`methods_xml`]; gdext builds that from `#[func]`s only).
 
 use std::ffi::c_void;
-use std::mem::ManuallyDrop;
 
-use godot::builtin::{
-    AnyArray, Array, PackedByteArray, StringName, VarArray, Variant, VariantType,
-};
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant};
 use godot::global::Error;
-use godot::register::info::MethodFlags;
-use godot::register::private::method::ClassMethodInfo;
+use godot::meta::ToGodot;
 use godot::sys::{self, GodotFfi};
 use godot_variant_codec::{DecodeOptions, EncodeOptions};
 
 use crate::classes::batch;
-use crate::classes::codec_class::{
-    engine_decode_options, engine_encode_options, guarded, FastVariantCodec,
-};
+use crate::classes::codec_class::{engine_decode_options, engine_encode_options, guarded};
 use crate::classes::failure::Failure;
+use crate::classes::gdext_private::{on_instance, register_methods};
 use crate::classes::last_failure::finish_static;
 use crate::classes::method_calls::{
-    bytes_returned, empty_bytes, on_instance, ptrcall, return_array, varcall, Method, Ptrcall,
-    Returned, Varcall,
+    doc_type, empty_bytes, return_array, ArrayView, Method, Params, Ptrcall, Returnable, Returned,
+    Varcall,
 };
 use crate::convert::encode_output::encode_into;
 use crate::convert::variant_builder;
 use crate::convert::variant_writer::WriteMode;
 use crate::engine::cow_data;
 use crate::engine::ffi::ffi;
-
-/// What the engine is told of the [`Method`] `$m`: its name, signature, defaults and call
-/// functions. A macro, not a generic function: gdext's bound on the argument types
-/// (`ParamTuple`) is not exported, so it is checked on each method's own types.
-macro_rules! method_info {
-    ($m:ty) => {
-        ClassMethodInfo::from_signature::<
-            FastVariantCodec,
-            <$m as Method>::Params,
-            <$m as Method>::Ret,
-        >(
-            StringName::from(<$m as Method>::NAME),
-            Some(varcall::<$m>),
-            Some(ptrcall::<$m>),
-            match <$m as Method>::STATIC {
-                true => MethodFlags::NORMAL | MethodFlags::STATIC,
-                false => MethodFlags::NORMAL,
-            },
-            <$m as Method>::PARAM_NAMES,
-            <$m as Method>::defaults(),
-        )
-    };
-}
-
-/// Registers the six methods on the class (which gdext registered before).
-pub fn register() {
-    // SAFETY: each method's functions read the arguments its signature says, as Variants
-    // (varcall, which checks their count and types) and as type pointers (ptrcall), and
-    // return its return type (as a Variant and into the type pointer); the instance
-    // methods' functions take the instance of this class the engine passes, the static
-    // ones none.
-    let methods = unsafe {
-        [
-            method_info!(Encode),
-            method_info!(Decode),
-            method_info!(BytesToVar),
-            method_info!(VarToBytes),
-            method_info!(EncodeBatch),
-            method_info!(DecodeBatch),
-        ]
-    };
-    for method in methods {
-        method.register_extension_class_method();
-    }
-}
-
-/// The PackedByteArray inside a varcall's Variant argument (a type pointer to it).
-///
-/// # Safety
-/// `v` holds a PackedByteArray (checked by
-/// [`check_arguments`](crate::classes::method_calls::check_arguments)).
-unsafe fn bytes_in(v: &Variant) -> *const c_void {
-    // SAFETY: as the caller promises; the getter points to the array inside `v`.
-    unsafe { ffi().internal(v, VariantType::PACKED_BYTE_ARRAY) }
-}
 
 /// Decodes the value at byte `offset` of the PackedByteArray at `bytes` (a type pointer)
 /// into the Variant at `ret` (nil on error); returns the bytes it used.
@@ -259,53 +202,6 @@ unsafe fn encode(instance: sys::GDExtensionClassInstancePtr, value: &Variant, re
     }
 }
 
-/// The Array at `array` (a type pointer to an engine Array), viewed: not owned, never
-/// dropped.
-///
-/// # Safety
-/// `array` points to a live Array left as it is during the call.
-unsafe fn array_at(array: *const c_void) -> ManuallyDrop<VarArray> {
-    // SAFETY: as the caller promises.
-    unsafe { ffi().view_at::<VarArray>(array) }
-}
-
-/// The Array inside a varcall's Variant argument, viewed (see [`array_at`]).
-///
-/// # Safety
-/// `v` holds an Array (checked by
-/// [`check_arguments`](crate::classes::method_calls::check_arguments)).
-unsafe fn array_in(v: &Variant) -> ManuallyDrop<VarArray> {
-    // SAFETY: as the caller promises; the getter points to the array inside `v`.
-    unsafe { array_at(ffi().internal(v, VariantType::ARRAY)) }
-}
-
-/// What an instance method taking one Array does with it: see [`encode_batch`].
-type ArrayWork = unsafe fn(sys::GDExtensionClassInstancePtr, &AnyArray, Returned);
-
-/// A varcall of an instance method taking one Array, done by `work`.
-///
-/// # Safety
-/// A varcall of such a method, its argument checked to be an Array.
-unsafe fn array_varcall(call: Varcall, work: ArrayWork) {
-    // SAFETY: the call's live Array argument and return Variant, on its instance.
-    unsafe {
-        let array = array_in(call.arg(0));
-        work(call.instance, &array, Returned::Variant(call.ret.cast()));
-    }
-}
-
-/// A ptrcall of an instance method taking one Array, done by `work`.
-///
-/// # Safety
-/// A ptrcall of such a method.
-unsafe fn array_ptrcall(call: Ptrcall, work: ArrayWork) {
-    // SAFETY: the call's live Array argument and return value, on its instance.
-    unsafe {
-        let array = array_at(call.arg(0));
-        work(call.instance, &array, Returned::Typed(call.ret.cast()));
-    }
-}
-
 /// `encode_batch` on `instance`, with its options, recording its outcome.
 ///
 /// # Safety
@@ -313,7 +209,7 @@ unsafe fn array_ptrcall(call: Ptrcall, work: ArrayWork) {
 /// live return value (a Variant, or an `Array[PackedByteArray]`).
 unsafe fn encode_batch(
     instance: sys::GDExtensionClassInstancePtr,
-    values: &AnyArray,
+    values: ArrayView,
     ret: Returned,
 ) {
     // SAFETY: the caller's promises.
@@ -321,7 +217,7 @@ unsafe fn encode_batch(
         on_instance(instance, |codec| {
             let result = guarded(|| {
                 Ok(batch::encode(
-                    values,
+                    &values,
                     *codec.encode_options(),
                     codec.write_mode(),
                 ))
@@ -338,222 +234,339 @@ unsafe fn encode_batch(
 /// live return value (a Variant, or an Array).
 unsafe fn decode_batch(
     instance: sys::GDExtensionClassInstancePtr,
-    packets: &AnyArray,
+    packets: ArrayView,
     ret: Returned,
 ) {
     // SAFETY: the caller's promises.
     unsafe {
         on_instance(instance, |codec| {
-            let result = guarded(|| Ok(batch::decode(packets, &codec.decode_options())));
+            let result = guarded(|| Ok(batch::decode(&packets, &codec.decode_options())));
             return_array(codec.finish_batch(result).unwrap_or_default(), ret);
         });
     }
 }
 
-/// The static `bytes_to_var(bytes: PackedByteArray) -> Variant`.
-struct BytesToVar;
+/// The methods' table (see the module docs): `direct_methods! { instance: [rows],
+/// static: [rows] }`, each row its docs (the editor's BBCode, shown in its help), then
+/// `Type: fn name(param: ParamType = default, ...) -> ReturnType;`, the defaults (Rust
+/// literals) on the last parameters only. `Type` is the [`Method`] made for it; its calls
+/// go to the function `name` here, which takes the instance (the instance methods), the
+/// arguments as their [`Param`](super::method_calls::Param) hands them, and the return
+/// value as its [`Returnable`] does.
+macro_rules! direct_methods {
+    (
+        instance: [$(
+            $(#[doc = $idoc:literal])+
+            $ity:ident: fn $iname:ident($($ip:ident: $ipt:ty $(= $id:literal)?),*) -> $iret:ty;
+        )*],
+        static: [$(
+            $(#[doc = $sdoc:literal])+
+            $sty:ident: fn $sname:ident($($sp:ident: $spt:ty $(= $sd:literal)?),*) -> $sret:ty;
+        )*] $(,)?
+    ) => {
+        $(direct_method!(instance $ity [$($idoc)+] $iname($($ip: $ipt $(= $id)?),*) -> $iret);)*
+        $(direct_method!(static $sty [$($sdoc)+] $sname($($sp: $spt $(= $sd)?),*) -> $sret);)*
 
-impl Method for BytesToVar {
-    const NAME: &'static str = "bytes_to_var";
-    type Params = (PackedByteArray,);
-    const PARAM_NAMES: &'static [&'static str] = &["bytes"];
-    type Ret = Variant;
-    const STATIC: bool = true;
+        /// Registers the methods on the class (which gdext registered before).
+        pub fn register() {
+            register_methods!($($ity,)* $($sty,)*);
+        }
 
-    unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`.
-        unsafe { bytes_to_var(bytes_in(call.arg(0)), call.ret.cast()) }
-    }
+        /// The methods' entries in the class reference (its `<method>` elements).
+        pub(super) fn methods_xml() -> String {
+            [$(method_xml::<$ity>(),)* $(method_xml::<$sty>(),)*].concat()
+        }
 
-    unsafe fn ptrcall(call: Ptrcall) {
-        // SAFETY: see `Method`.
-        unsafe { bytes_to_var(call.arg(0), call.ret.cast()) }
-    }
+        /// Hands each method's type to `visit`.
+        #[cfg(test)]
+        fn visit_methods(visit: &mut impl tests::Visit) {
+            $(visit.visit::<$ity>();)*
+            $(visit.visit::<$sty>();)*
+        }
+    };
 }
 
-/// The static `var_to_bytes(value: Variant) -> PackedByteArray`.
-struct VarToBytes;
+/// One row of [`direct_methods!`]: `instance` or `static`, then the row.
+macro_rules! direct_method {
+    (
+        $kind:tt $ty:ident [$($doc:literal)+]
+        $name:ident($($p:ident: $pt:ty $(= $d:literal)?),*) -> $ret:ty
+    ) => {
+        $(#[doc = $doc])+
+        struct $ty;
 
-impl Method for VarToBytes {
-    const NAME: &'static str = "var_to_bytes";
-    type Params = (Variant,);
-    const PARAM_NAMES: &'static [&'static str] = &["value"];
-    type Ret = PackedByteArray;
-    const STATIC: bool = true;
+        const _: () = assert!(
+            defaults_last(&[$(direct_method!(@defaulted $($d)?)),*]),
+            concat!(stringify!($name), ": only the last parameters may have defaults"),
+        );
 
-    unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`.
-        unsafe { var_to_bytes(call.arg(0), bytes_returned(call.ret)) }
-    }
+        // SAFETY: its calls read the arguments of `Params`, in order, each as its `Param`
+        // says (a varcall's checked first, by `varcall`), write a `Ret` where its
+        // `Returnable` says, and pass the instance to the work of an instance method only.
+        unsafe impl Method for $ty {
+            const NAME: &'static str = stringify!($name);
+            type Params = ($($pt,)*);
+            const PARAM_NAMES: &'static [&'static str] = &[$(stringify!($p)),*];
+            type Ret = $ret;
+            const STATIC: bool = direct_method!(@static $kind);
+            const DEFAULTS: &'static [&'static str] = &[$($(stringify!($d),)?)*];
+            const DESCRIPTION: &'static str = concat!($($doc),+);
 
-    unsafe fn ptrcall(call: Ptrcall) {
-        // SAFETY: see `Method`.
-        unsafe { var_to_bytes(&*call.arg::<Variant>(0), call.ret.cast()) }
-    }
+            fn defaults() -> Vec<Variant> {
+                vec![$($(<$pt as ToGodot>::to_variant(&$d),)?)*]
+            }
+
+            #[inline(always)]
+            unsafe fn varcall(mut call: Varcall) {
+                // SAFETY: see `Method`.
+                unsafe {
+                    direct_method!(@work $kind $name call
+                        $(direct_method!(@varcall_arg call $pt $(= $d)?),)*
+                        <$ret as Returnable>::varcall_target(call.ret))
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn ptrcall(mut call: Ptrcall) {
+                // SAFETY: see `Method`.
+                unsafe {
+                    direct_method!(@work $kind $name call
+                        $(call.next::<$pt>(),)*
+                        <$ret as Returnable>::ptrcall_target(call.ret))
+                }
+            }
+        }
+    };
+    (@static instance) => { false };
+    (@static static) => { true };
+    (@defaulted) => { false };
+    (@defaulted $d:literal) => { true };
+    (@varcall_arg $call:ident $pt:ty) => { $call.next::<$pt>() };
+    (@varcall_arg $call:ident $pt:ty = $d:literal) => { $call.next_or::<$pt>($d) };
+    (@work instance $name:ident $call:ident $($arg:expr),*) => { $name($call.instance, $($arg),*) };
+    (@work static $name:ident $call:ident $($arg:expr),*) => { $name($($arg),*) };
 }
 
-/// `decode(bytes: PackedByteArray, offset: int = 0) -> Variant`.
-struct Decode;
-
-impl Decode {
-    /// The offset of a call that gives none.
-    const DEFAULT_OFFSET: i64 = 0;
+/// Whether no parameter without a default follows one with a default: a call can leave
+/// out only its last arguments.
+const fn defaults_last(defaulted: &[bool]) -> bool {
+    let mut i = 1;
+    while i < defaulted.len() {
+        if defaulted[i - 1] && !defaulted[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
-impl Method for Decode {
-    const NAME: &'static str = "decode";
-    type Params = (PackedByteArray, i64);
-    const PARAM_NAMES: &'static [&'static str] = &["bytes", "offset"];
-    type Ret = Variant;
-    const REQUIRED: usize = 1;
-    const STATIC: bool = false;
+/// `M`'s entry in the class reference, written as gdext writes a `#[func]`'s, its types
+/// as the engine names the ones gdext describes to it (see [`doc_type`]).
+fn method_xml<M: Method>() -> String {
+    let qualifiers = if M::STATIC {
+        r#" qualifiers="static""#
+    } else {
+        ""
+    };
+    let mut params = String::new();
+    for (i, (name, ty)) in M::PARAM_NAMES
+        .iter()
+        .zip(M::Params::doc_types())
+        .enumerate()
+    {
+        let default = match i.checked_sub(M::REQUIRED) {
+            Some(d) => format!(r#" default="{}""#, escaped(M::DEFAULTS[d])),
+            None => String::new(),
+        };
+        params += &format!(
+            "  <param index=\"{i}\" name=\"{name}\" type=\"{}\"{default} />\n",
+            escaped(&ty)
+        );
+    }
+    format!(
+        "\n<method name=\"{}\"{qualifiers}>\n  <return type=\"{}\" />\n{params}  \
+         <description>\n  {}\n  </description>\n</method>\n",
+        M::NAME,
+        escaped(&doc_type::<M::Ret>()),
+        escaped(M::DESCRIPTION.trim()),
+    )
+}
 
-    fn defaults() -> Vec<Variant> {
-        vec![Variant::from(Self::DEFAULT_OFFSET)]
+/// `text` with XML's special characters escaped.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+direct_methods! {
+    instance: [
+        /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with
+        /// [member full_objects], [method @GlobalScope.var_to_bytes_with_objects]) writes
+        /// them. Empty on error: see [method get_error].
+        Encode: fn encode(value: Variant) -> PackedByteArray;
+
+        /// The value held by [param bytes] from byte [param offset] on, as
+        /// [method @GlobalScope.bytes_to_var] (or, with [member allow_objects],
+        /// [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are
+        /// ignored. [code]null[/code] on error: see [method get_error]. On success,
+        /// [method get_decoded_size] tells how many bytes the value took.
+        Decode: fn decode(bytes: PackedByteArray, offset: i64 = 0) -> Variant;
+
+        /// [method encode] for every value of [param values], in one call: the same bytes,
+        /// in the same order. A value that fails gives an empty array; [method get_error]
+        /// then tells about the first that failed.
+        EncodeBatch: fn encode_batch(values: AnyArray) -> Array<PackedByteArray>;
+
+        /// [method decode] for every packet of [param packets] (each a [PackedByteArray]):
+        /// the same values, in the same order. A packet that fails gives
+        /// [code]null[/code]; [method get_error] then tells about the first that failed.
+        DecodeBatch: fn decode_batch(packets: AnyArray) -> VarArray;
+    ],
+    static: [
+        /// The value held at the start of [param bytes], as
+        /// [method @GlobalScope.bytes_to_var] reads it (objects not decoded, the Godot 4
+        /// format, nesting up to 1024 levels); bytes after it are ignored.
+        /// [code]null[/code] on error: see [method get_last_error].[br][br]A static
+        /// method: no instance, none of its properties, and a cheaper call than
+        /// [method decode], for decoding one small value (a network packet) per call.
+        BytesToVar: fn bytes_to_var(bytes: PackedByteArray) -> Variant;
+
+        /// The bytes of [param value], as [method @GlobalScope.var_to_bytes] writes them
+        /// (objects as their instance ids, the Godot 4 format). Empty on error: see
+        /// [method get_last_error].[br][br]A static method: no instance, none of its
+        /// properties, and a cheaper call than [method encode], for encoding one small
+        /// value per call.
+        VarToBytes: fn var_to_bytes(value: Variant) -> PackedByteArray;
+    ],
+}
+
+#[cfg(test)]
+mod tests {
+    use godot::builtin::VariantType;
+    use godot::obj::EngineEnum;
+
+    use super::*;
+    use crate::classes::gdext_private::class_reference;
+    use crate::classes::method_calls::Slot;
+
+    /// Something done with each method of the table, by its type.
+    pub(super) trait Visit {
+        fn visit<M: Method>(&mut self);
     }
 
-    unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`.
-        unsafe {
-            let offset = match call.argc {
-                1 => Self::DEFAULT_OFFSET,
-                _ => ffi().read::<i64>(call.arg(1), VariantType::INT),
-            };
-            decode(
-                call.instance,
-                bytes_in(call.arg(0)),
-                offset,
-                call.ret.cast(),
+    /// The elements of `xml` that start with `start` (up to `end`, included).
+    fn elements<'a>(xml: &'a str, start: &str, end: &str) -> Vec<&'a str> {
+        xml.match_indices(start)
+            .map(|(at, _)| {
+                let len = xml[at..].find(end).expect("a closed element") + end.len();
+                &xml[at..at + len]
+            })
+            .collect()
+    }
+
+    /// The value of the attribute `name` of the first tag of `element`.
+    fn attribute<'a>(element: &'a str, name: &str) -> Option<&'a str> {
+        let tag = &element[..element.find('>')?];
+        let value = &tag[tag.find(&format!(" {name}=\""))? + name.len() + 3..];
+        Some(&value[..value.find('"')?])
+    }
+
+    /// The Variant type a type of the class reference stands for (`T[]`: an Array).
+    fn variant_type(doc_type: &str) -> VariantType {
+        if doc_type.ends_with("[]") {
+            return VariantType::ARRAY;
+        }
+        *VariantType::values()
+            .iter()
+            .find(|t| t.godot_type_name() == doc_type)
+            .unwrap_or_else(|| panic!("no Variant type is named {doc_type:?}"))
+    }
+
+    /// Checks each method against the class reference the editor is given.
+    struct AgainstReference {
+        class: String,
+        links: Vec<String>,
+    }
+
+    impl Visit for AgainstReference {
+        fn visit<M: Method>(&mut self) {
+            let start = format!("<method name=\"{}\"", M::NAME);
+            let found = elements(&self.class, &start, "</method>");
+            assert_eq!(found.len(), 1, "{}: {} entries", M::NAME, found.len());
+            let method = found[0];
+            let is_static = attribute(method, "qualifiers") == Some("static");
+            assert_eq!(is_static, M::STATIC, "{}: static", M::NAME);
+
+            let ret = elements(method, "<return ", "/>");
+            let ret_type = ret.first().and_then(|r| attribute(r, "type"));
+            let ret_type = ret_type.unwrap_or_else(|| panic!("{}: no return type", M::NAME));
+            assert_eq!(
+                variant_type(ret_type),
+                M::Ret::TYPE,
+                "{}: return type",
+                M::NAME
             );
+
+            let params = elements(method, "<param ", "/>");
+            assert_eq!(
+                params.len(),
+                M::PARAM_NAMES.len(),
+                "{}: parameters",
+                M::NAME
+            );
+            for (i, param) in params.iter().enumerate() {
+                let what = format!("{} parameter {i}", M::NAME);
+                assert_eq!(attribute(param, "index"), Some(&*i.to_string()), "{what}");
+                assert_eq!(attribute(param, "name"), Some(M::PARAM_NAMES[i]), "{what}");
+                let ty = attribute(param, "type").unwrap_or_else(|| panic!("{what}: no type"));
+                assert_eq!(variant_type(ty), M::Params::TYPES[i], "{what}: type");
+                let default = attribute(param, "default");
+                assert_eq!(default.is_some(), i >= M::REQUIRED, "{what}: default");
+            }
+
+            let description = elements(method, "<description>", "</description>");
+            let text = description.first().map_or("", |d| {
+                d["<description>".len()..d.len() - "</description>".len()].trim()
+            });
+            assert!(!text.is_empty(), "{}: no description", M::NAME);
+            for (kind, tag) in [("method", "<method name=\""), ("member", "<member name=\"")] {
+                for (at, _) in text.match_indices(&format!("[{kind} ")) {
+                    let rest = &text[at + kind.len() + 2..];
+                    let target = &rest[..rest.find(']').expect("a closed link")];
+                    // Links to other classes (`@GlobalScope.var_to_bytes`) are the engine's.
+                    if !target.contains('.') {
+                        self.links.push(format!("{tag}{target}\""));
+                    }
+                }
+            }
         }
     }
 
-    unsafe fn ptrcall(call: Ptrcall) {
-        // SAFETY: see `Method`.
-        unsafe {
-            let offset = call.arg::<i64>(1).read();
-            decode(call.instance, call.arg(0), offset, call.ret.cast());
+    /// The editor help (the class reference gdext gives the editor) has each method of the
+    /// table once, as the engine registers it: static or not, its return type and its
+    /// parameters' names, types and defaults as its calls check them, and a description
+    /// whose links name methods and properties the help documents.
+    #[test]
+    fn editor_help_documents_every_method_as_registered() {
+        let class = class_reference("FastVariantCodec").expect("the class reference");
+        let mut check = AgainstReference {
+            class,
+            links: Vec::new(),
+        };
+        visit_methods(&mut check);
+        assert!(!check.links.is_empty());
+        for link in &check.links {
+            assert!(check.class.contains(link), "a link to nothing: {link}");
         }
     }
-}
 
-/// `encode(value: Variant) -> PackedByteArray`.
-struct Encode;
-
-impl Method for Encode {
-    const NAME: &'static str = "encode";
-    type Params = (Variant,);
-    const PARAM_NAMES: &'static [&'static str] = &["value"];
-    type Ret = PackedByteArray;
-    const STATIC: bool = false;
-
-    unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`.
-        unsafe { encode(call.instance, call.arg(0), bytes_returned(call.ret)) }
-    }
-
-    unsafe fn ptrcall(call: Ptrcall) {
-        // SAFETY: see `Method`.
-        unsafe { encode(call.instance, &*call.arg::<Variant>(0), call.ret.cast()) }
+    /// A default before a parameter without one is refused (the table's check).
+    #[test]
+    fn defaults_come_last() {
+        assert!(defaults_last(&[]));
+        assert!(defaults_last(&[false, true, true]));
+        assert!(!defaults_last(&[true, false]));
     }
 }
-
-/// `encode_batch(values: Array) -> Array[PackedByteArray]`.
-struct EncodeBatch;
-
-impl Method for EncodeBatch {
-    const NAME: &'static str = "encode_batch";
-    type Params = (AnyArray,);
-    const PARAM_NAMES: &'static [&'static str] = &["values"];
-    type Ret = Array<PackedByteArray>;
-    const STATIC: bool = false;
-
-    unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`.
-        unsafe { array_varcall(call, encode_batch) }
-    }
-
-    unsafe fn ptrcall(call: Ptrcall) {
-        // SAFETY: see `Method`.
-        unsafe { array_ptrcall(call, encode_batch) }
-    }
-}
-
-/// `decode_batch(packets: Array) -> Array`.
-struct DecodeBatch;
-
-impl Method for DecodeBatch {
-    const NAME: &'static str = "decode_batch";
-    type Params = (AnyArray,);
-    const PARAM_NAMES: &'static [&'static str] = &["packets"];
-    type Ret = VarArray;
-    const STATIC: bool = false;
-
-    unsafe fn varcall(call: Varcall) {
-        // SAFETY: see `Method`.
-        unsafe { array_varcall(call, decode_batch) }
-    }
-
-    unsafe fn ptrcall(call: Ptrcall) {
-        // SAFETY: see `Method`.
-        unsafe { array_ptrcall(call, decode_batch) }
-    }
-}
-
-// The editor help of the six methods (the class reference's XML, as gdext writes a
-// `#[func]`'s).
-godot::sys::shard_add!(godot::private::__GODOT_DOCS_REGISTRY;
-    godot::private::DocsShard::new::<FastVariantCodec>(godot::private::DocsItem::InherentImpl(
-        godot::private::InherentImplDocs {
-            methods_xml: METHODS_XML,
-            signals_xml: "",
-            constants_xml: "",
-        }
-    ))
-);
-
-const METHODS_XML: &str = r#"
-<method name="encode">
-  <return type="PackedByteArray" />
-  <param index="0" name="value" type="Variant" />
-  <description>
-  The bytes of [param value], as [method @GlobalScope.var_to_bytes] (or, with [member full_objects], [method @GlobalScope.var_to_bytes_with_objects]) writes them. Empty on error: see [method get_error].
-  </description>
-</method>
-<method name="decode">
-  <return type="Variant" />
-  <param index="0" name="bytes" type="PackedByteArray" />
-  <param index="1" name="offset" type="int" default="0" />
-  <description>
-  The value held by [param bytes] from byte [param offset] on, as [method @GlobalScope.bytes_to_var] (or, with [member allow_objects], [method @GlobalScope.bytes_to_var_with_objects]) reads it; bytes after it are ignored. [code]null[/code] on error: see [method get_error]. On success, [method get_decoded_size] tells how many bytes the value took.
-  </description>
-</method>
-<method name="encode_batch">
-  <return type="PackedByteArray[]" />
-  <param index="0" name="values" type="Array" />
-  <description>
-  [method encode] for every value of [param values], in one call: the same bytes, in the same order. A value that fails gives an empty array; [method get_error] then tells about the first that failed.
-  </description>
-</method>
-<method name="decode_batch">
-  <return type="Array" />
-  <param index="0" name="packets" type="Array" />
-  <description>
-  [method decode] for every packet of [param packets] (each a [PackedByteArray]): the same values, in the same order. A packet that fails gives [code]null[/code]; [method get_error] then tells about the first that failed.
-  </description>
-</method>
-<method name="bytes_to_var" qualifiers="static">
-  <return type="Variant" />
-  <param index="0" name="bytes" type="PackedByteArray" />
-  <description>
-  The value held at the start of [param bytes], as [method @GlobalScope.bytes_to_var] reads it (objects not decoded, the Godot 4 format, nesting up to 1024 levels); bytes after it are ignored. [code]null[/code] on error: see [method get_last_error].[br][br]A static method: no instance, none of its properties, and a cheaper call than [method decode], for decoding one small value (a network packet) per call.
-  </description>
-</method>
-<method name="var_to_bytes" qualifiers="static">
-  <return type="PackedByteArray" />
-  <param index="0" name="value" type="Variant" />
-  <description>
-  The bytes of [param value], as [method @GlobalScope.var_to_bytes] writes them (objects as their instance ids, the Godot 4 format). Empty on error: see [method get_last_error].[br][br]A static method: no instance, none of its properties, and a cheaper call than [method encode], for encoding one small value per call.
-  </description>
-</method>
-"#;

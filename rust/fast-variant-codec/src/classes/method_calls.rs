@@ -1,21 +1,23 @@
 //! How the engine calls the methods [`direct_calls`](super::direct_calls) registers: a
-//! method's arguments and return type ([`Method`], [`Slot`], [`Returnable`], [`Params`]),
-//! a varcall's and a ptrcall's arguments and return value ([`Varcall`], [`Ptrcall`],
-//! [`Returned`]), the check of a varcall's arguments, the instance reached through its id,
-//! and a panic caught before it reaches the engine.
+//! method's arguments and return type ([`Method`], [`Slot`], [`Param`], [`Returnable`],
+//! [`Params`]), a varcall's and a ptrcall's arguments and return value ([`Varcall`],
+//! [`Ptrcall`], [`Returned`]), the check of a varcall's arguments, and a panic caught
+//! before it reaches the engine.
 
 use std::ffi::c_void;
+use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use godot::builtin::{AnyArray, Array, PackedByteArray, Variant, VariantType};
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant, VariantType};
 use godot::global::godot_error;
-use godot::meta::ToGodot;
+use godot::meta::shape::GodotShape;
+use godot::meta::{GodotConvert, ToGodot};
 use godot::obj::EngineEnum;
-use godot::private::{as_storage, Storage};
-use godot::sys::{self, GodotFfi};
+use godot::sys;
 
-use crate::classes::codec_class::{panic_failure, FastVariantCodec};
+use crate::classes::codec_class::panic_failure;
 use crate::classes::failure::Failure;
+use crate::classes::gdext_private::{move_return, on_instance};
 use crate::classes::last_failure::finish_static;
 use crate::engine::ffi::ffi;
 
@@ -25,7 +27,7 @@ use crate::engine::ffi::ffi;
 ///
 /// # Safety
 /// `args` holds `argc` Variant pointers; `err` points to the call's error record.
-pub(super) unsafe fn check_arguments(
+unsafe fn check_arguments(
     args: *const sys::GDExtensionConstVariantPtr,
     argc: sys::GDExtensionInt,
     min: usize,
@@ -69,7 +71,7 @@ pub(super) unsafe fn check_arguments(
 ///
 /// # Safety
 /// `args` holds more than `index` pointers to Variants that live through the call.
-pub(super) unsafe fn argument_at<'a>(
+unsafe fn argument_at<'a>(
     args: *const sys::GDExtensionConstVariantPtr,
     index: usize,
 ) -> &'a Variant {
@@ -78,30 +80,13 @@ pub(super) unsafe fn argument_at<'a>(
     unsafe { &*(*args.add(index)).cast::<Variant>() }
 }
 
-/// The instance a call is made on, reached through its id (see
-/// [`FastVariantCodec::unbound_by_id`]), for `work`.
-///
-/// # Safety
-/// `instance` is the instance pointer the engine passes with a call of one of this
-/// class's methods, on a live instance.
-pub(super) unsafe fn on_instance<R>(
-    instance: sys::GDExtensionClassInstancePtr,
-    work: impl FnOnce(&FastVariantCodec) -> R,
-) -> R {
-    // SAFETY: the engine passes the instance pointer gdext made for this class's instance.
-    let storage = unsafe { as_storage::<FastVariantCodec>(instance) };
-    // SAFETY: the live object the instance belongs to.
-    let id = unsafe { sys::interface_fn!(object_get_instance_id)(storage.base().obj_sys()) };
-    FastVariantCodec::unbound_by_id(id as i64, || storage.get(), work)
-}
-
 /// Makes the PackedByteArray at `ret` (a type pointer) empty, dropping what it held.
 ///
 /// # Safety
 /// `ret` points to a live PackedByteArray nothing else reads or writes during the call.
 pub(super) unsafe fn empty_bytes(ret: *mut c_void) {
     // SAFETY: the caller's live array, swapped with an empty one, which drops it.
-    unsafe { PackedByteArray::new().move_return_ptr(ret.cast(), sys::PtrcallType::Standard) };
+    unsafe { move_return(PackedByteArray::new(), ret) };
 }
 
 /// A varcall's return Variant made an empty PackedByteArray (dropping what it held), for
@@ -109,7 +94,7 @@ pub(super) unsafe fn empty_bytes(ret: *mut c_void) {
 ///
 /// # Safety
 /// `ret` is the varcall's live return Variant.
-pub(super) unsafe fn bytes_returned(ret: sys::GDExtensionVariantPtr) -> *mut c_void {
+unsafe fn bytes_returned(ret: sys::GDExtensionVariantPtr) -> *mut c_void {
     let t = VariantType::PACKED_BYTE_ARRAY;
     let ffi = ffi();
     // SAFETY: the caller's Variant, made there (not moved: see `Ffi::make_default_at`),
@@ -121,15 +106,21 @@ pub(super) unsafe fn bytes_returned(ret: sys::GDExtensionVariantPtr) -> *mut c_v
     }
 }
 
-/// One of the methods registered here: its arguments and what its calls do. The engine
-/// calls [`varcall`] and [`ptrcall`], which call these.
+/// One of the methods registered here: its signature, defaults and docs, and what its calls
+/// do. The engine calls [`varcall`] and [`ptrcall`], which call these. The table in
+/// [`direct_calls`](super::direct_calls) implements it, once per method.
 ///
 /// A ptrcall passes each argument and the return value as type pointers (a Variant's is
 /// the Variant; a PackedByteArray's the array; an int's an `int64_t`), which the caller
 /// keeps alive for the call; a varcall passes Variants, whose count and types
 /// [`check_arguments`] checks first, and a live return Variant. The instance methods are
 /// called on a live instance of this class, as the engine passes it.
-pub(super) trait Method {
+///
+/// # Safety
+/// [`varcall`](Self::varcall) and [`ptrcall`](Self::ptrcall) read the arguments `Params`
+/// says and return a `Ret` (the signature the engine is told), and take the instance
+/// unless the method is [`STATIC`](Self::STATIC).
+pub(super) unsafe trait Method {
     /// Its name in the class.
     const NAME: &'static str;
     /// Its arguments' types.
@@ -138,15 +129,18 @@ pub(super) trait Method {
     const PARAM_NAMES: &'static [&'static str];
     /// Its return type.
     type Ret: Returnable;
-    /// How many arguments a call must give (the others have [`defaults`](Self::defaults)).
-    const REQUIRED: usize = <Self::Params as Params>::TYPES.len();
     /// Static (no instance): its outcome is this thread's, else the instance's.
     const STATIC: bool;
+    /// The values of the last arguments when a call leaves them out, as Rust literals
+    /// (the class reference shows them so).
+    const DEFAULTS: &'static [&'static str];
+    /// How many arguments a call must give (the others have [`DEFAULTS`](Self::DEFAULTS)).
+    const REQUIRED: usize = <Self::Params as Params>::TYPES.len() - Self::DEFAULTS.len();
+    /// Its description in the class reference (the editor's BBCode).
+    const DESCRIPTION: &'static str;
 
-    /// The values of the last arguments when a call leaves them out.
-    fn defaults() -> Vec<Variant> {
-        Vec::new()
-    }
+    /// [`DEFAULTS`](Self::DEFAULTS) as the engine is told them.
+    fn defaults() -> Vec<Variant>;
 
     /// # Safety
     /// A varcall of the method, its arguments checked against its [`Params`].
@@ -158,13 +152,61 @@ pub(super) trait Method {
 }
 
 /// A type the methods take or return, as a Variant holds it.
-pub(super) trait Slot {
+pub(super) trait Slot: GodotConvert {
     /// Its Variant type (`NIL`: any Variant).
     const TYPE: VariantType;
 }
 
-/// A type the methods return.
+/// Its type as the class reference names it: the engine's name for it, `Variant` for
+/// any Variant, `T[]` for an Array of `T`s (gdext describes it so to the engine).
+pub(super) fn doc_type<T: GodotConvert>() -> String {
+    match T::godot_shape() {
+        GodotShape::TypedArray { element } => {
+            format!(
+                "{}[]",
+                element.into_outer().variant_type().godot_type_name()
+            )
+        }
+        shape => shape.variant_type().godot_type_name().to_string(),
+    }
+}
+
+/// A type the methods take, and how its argument reaches the method's work: from a
+/// varcall's Variant or a ptrcall's type pointer, without a copy of what it holds.
+pub(super) trait Param: Slot {
+    /// The argument as the work takes it, valid for the call.
+    type Arg<'a>;
+
+    /// The argument held by `v`.
+    ///
+    /// # Safety
+    /// `v` holds this type (checked by [`check_arguments`]) and lives through the call.
+    unsafe fn from_variant<'a>(v: &'a Variant) -> Self::Arg<'a>;
+
+    /// The argument at `at`, a ptrcall's type pointer to this type.
+    ///
+    /// # Safety
+    /// `at` points to a live value of this type, left as it is during the call.
+    unsafe fn from_type_ptr<'a>(at: *const c_void) -> Self::Arg<'a>;
+}
+
+/// A type the methods return, and where the work writes it.
 pub(super) trait Returnable: Slot {
+    /// Where the work writes the return value.
+    type Target;
+
+    /// The target in a varcall's return Variant.
+    ///
+    /// # Safety
+    /// `ret` is the varcall's live return Variant.
+    unsafe fn varcall_target(ret: sys::GDExtensionVariantPtr) -> Self::Target;
+
+    /// The target at a ptrcall's return value.
+    ///
+    /// # Safety
+    /// `ret` points to the ptrcall's live return value, of this type.
+    unsafe fn ptrcall_target(ret: sys::GDExtensionTypePtr) -> Self::Target;
+
     /// Makes the call's return value the type's empty value (after a panic).
     ///
     /// # Safety
@@ -172,7 +214,39 @@ pub(super) trait Returnable: Slot {
     unsafe fn return_empty(ret: Returned);
 }
 
+impl Slot for Variant {
+    const TYPE: VariantType = VariantType::NIL;
+}
+
+impl Param for Variant {
+    type Arg<'a> = &'a Variant;
+
+    #[inline(always)]
+    unsafe fn from_variant<'a>(v: &'a Variant) -> Self::Arg<'a> {
+        v
+    }
+
+    #[inline(always)]
+    unsafe fn from_type_ptr<'a>(at: *const c_void) -> Self::Arg<'a> {
+        // SAFETY: a Variant's type pointer is the Variant, live for the call.
+        unsafe { &*at.cast::<Variant>() }
+    }
+}
+
 impl Returnable for Variant {
+    /// The Variant to replace.
+    type Target = *mut Variant;
+
+    #[inline(always)]
+    unsafe fn varcall_target(ret: sys::GDExtensionVariantPtr) -> *mut Variant {
+        ret.cast()
+    }
+
+    #[inline(always)]
+    unsafe fn ptrcall_target(ret: sys::GDExtensionTypePtr) -> *mut Variant {
+        ret.cast()
+    }
+
     unsafe fn return_empty(ret: Returned) {
         // SAFETY: the call's live Variant, replaced (dropping the old one).
         unsafe {
@@ -184,7 +258,42 @@ impl Returnable for Variant {
     }
 }
 
+impl Slot for PackedByteArray {
+    const TYPE: VariantType = VariantType::PACKED_BYTE_ARRAY;
+}
+
+impl Param for PackedByteArray {
+    /// The array's type pointer.
+    type Arg<'a> = *const c_void;
+
+    #[inline(always)]
+    unsafe fn from_variant<'a>(v: &'a Variant) -> Self::Arg<'a> {
+        // SAFETY: `v` holds a PackedByteArray, as the caller promises; the getter points to
+        // the array inside it.
+        unsafe { ffi().internal(v, VariantType::PACKED_BYTE_ARRAY) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_type_ptr<'a>(at: *const c_void) -> Self::Arg<'a> {
+        at
+    }
+}
+
 impl Returnable for PackedByteArray {
+    /// The array's type pointer, the array empty.
+    type Target = *mut c_void;
+
+    #[inline(always)]
+    unsafe fn varcall_target(ret: sys::GDExtensionVariantPtr) -> *mut c_void {
+        // SAFETY: the caller's live return Variant.
+        unsafe { bytes_returned(ret) }
+    }
+
+    #[inline(always)]
+    unsafe fn ptrcall_target(ret: sys::GDExtensionTypePtr) -> *mut c_void {
+        ret.cast()
+    }
+
     unsafe fn return_empty(ret: Returned) {
         // SAFETY: the call's live return value, emptied.
         unsafe {
@@ -198,8 +307,47 @@ impl Returnable for PackedByteArray {
     }
 }
 
+impl Slot for i64 {
+    const TYPE: VariantType = VariantType::INT;
+}
+
+impl Param for i64 {
+    type Arg<'a> = i64;
+
+    #[inline(always)]
+    unsafe fn from_variant<'a>(v: &'a Variant) -> Self::Arg<'a> {
+        // SAFETY: `v` holds an int, as the caller promises.
+        unsafe { ffi().read::<i64>(v, VariantType::INT) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_type_ptr<'a>(at: *const c_void) -> Self::Arg<'a> {
+        // SAFETY: an int's type pointer points to an `int64_t`, as the caller promises.
+        unsafe { at.cast::<i64>().read() }
+    }
+}
+
+/// An engine Array viewed where the caller holds it: not owned, never dropped.
+pub(super) type ArrayView = ManuallyDrop<VarArray>;
+
 impl Slot for AnyArray {
     const TYPE: VariantType = VariantType::ARRAY;
+}
+
+impl Param for AnyArray {
+    type Arg<'a> = ArrayView;
+
+    #[inline(always)]
+    unsafe fn from_variant<'a>(v: &'a Variant) -> Self::Arg<'a> {
+        // SAFETY: `v` holds an Array, as the caller promises; the getter points to it.
+        unsafe { Self::from_type_ptr(ffi().internal(v, VariantType::ARRAY)) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_type_ptr<'a>(at: *const c_void) -> Self::Arg<'a> {
+        // SAFETY: a live Array, left as it is during the call, as the caller promises.
+        unsafe { ffi().view_at::<VarArray>(at) }
+    }
 }
 
 impl<T: godot::meta::Element> Slot for Array<T> {
@@ -207,6 +355,19 @@ impl<T: godot::meta::Element> Slot for Array<T> {
 }
 
 impl<T: godot::meta::Element> Returnable for Array<T> {
+    /// The return value, a Variant or an Array of this type.
+    type Target = Returned;
+
+    #[inline(always)]
+    unsafe fn varcall_target(ret: sys::GDExtensionVariantPtr) -> Returned {
+        Returned::Variant(ret.cast())
+    }
+
+    #[inline(always)]
+    unsafe fn ptrcall_target(ret: sys::GDExtensionTypePtr) -> Returned {
+        Returned::Typed(ret.cast())
+    }
+
     unsafe fn return_empty(ret: Returned) {
         // SAFETY: the call's live return value.
         unsafe { return_array(Array::<T>::new(), ret) };
@@ -222,71 +383,95 @@ pub(super) unsafe fn return_array<T: godot::meta::Element>(array: Array<T>, ret:
     unsafe {
         match ret {
             Returned::Variant(v) => ffi().store(v, array.to_variant()),
-            Returned::Typed(at) => array.move_return_ptr(at.cast(), sys::PtrcallType::Standard),
+            Returned::Typed(at) => move_return(array, at),
         }
     }
-}
-
-impl Slot for Variant {
-    const TYPE: VariantType = VariantType::NIL;
-}
-
-impl Slot for PackedByteArray {
-    const TYPE: VariantType = VariantType::PACKED_BYTE_ARRAY;
-}
-
-impl Slot for i64 {
-    const TYPE: VariantType = VariantType::INT;
 }
 
 /// A method's argument types, as a varcall checks them (and gdext registers them).
 pub(super) trait Params {
     /// The arguments' Variant types, in order.
     const TYPES: &'static [VariantType];
+
+    /// The arguments' types as the class reference names them (see [`doc_type`]), in order.
+    fn doc_types() -> Vec<String>;
 }
 
-impl<A: Slot> Params for (A,) {
+impl<A: Param> Params for (A,) {
     const TYPES: &'static [VariantType] = &[A::TYPE];
+
+    fn doc_types() -> Vec<String> {
+        vec![doc_type::<A>()]
+    }
 }
 
-impl<A: Slot, B: Slot> Params for (A, B) {
+impl<A: Param, B: Param> Params for (A, B) {
     const TYPES: &'static [VariantType] = &[A::TYPE, B::TYPE];
+
+    fn doc_types() -> Vec<String> {
+        vec![doc_type::<A>(), doc_type::<B>()]
+    }
 }
 
-/// A varcall: its instance, its arguments (checked) and its return Variant.
+/// A varcall: its instance, its arguments (checked), the next argument to read and its
+/// return Variant.
 pub(super) struct Varcall {
     pub(super) instance: sys::GDExtensionClassInstancePtr,
-    pub(super) args: *const sys::GDExtensionConstVariantPtr,
-    pub(super) argc: usize,
+    args: *const sys::GDExtensionConstVariantPtr,
+    argc: usize,
+    next: usize,
     pub(super) ret: sys::GDExtensionVariantPtr,
 }
 
 impl Varcall {
-    /// Argument `i`.
+    /// The next argument, of type `T` (see [`Param`]).
     ///
     /// # Safety
-    /// `i` is below `argc`.
-    pub(super) unsafe fn arg<'a>(&self, i: usize) -> &'a Variant {
-        // SAFETY: one of the call's live Variants.
-        unsafe { argument_at(self.args, i) }
+    /// The call has it, of type `T` (checked by [`check_arguments`]).
+    #[inline(always)]
+    pub(super) unsafe fn next<'a, T: Param>(&mut self) -> T::Arg<'a> {
+        let i = self.next;
+        self.next += 1;
+        // SAFETY: one of the call's live Variants, of type `T`, as the caller promises.
+        unsafe { T::from_variant(argument_at(self.args, i)) }
+    }
+
+    /// The next argument, of type `T`, or `default` when the call left it out.
+    ///
+    /// # Safety
+    /// When the call has it, it is of type `T` (checked by [`check_arguments`]).
+    #[inline(always)]
+    pub(super) unsafe fn next_or<'a, T: Param>(&mut self, default: T::Arg<'a>) -> T::Arg<'a> {
+        if self.next < self.argc {
+            // SAFETY: the call has it, as the caller promises.
+            unsafe { self.next::<T>() }
+        } else {
+            self.next += 1;
+            default
+        }
     }
 }
 
-/// A ptrcall: its instance, its arguments and its return value, as type pointers.
+/// A ptrcall: its instance, its arguments, the next argument to read and its return
+/// value, as type pointers.
 pub(super) struct Ptrcall {
     pub(super) instance: sys::GDExtensionClassInstancePtr,
-    pub(super) args: *const sys::GDExtensionConstTypePtr,
+    args: *const sys::GDExtensionConstTypePtr,
+    next: usize,
     pub(super) ret: sys::GDExtensionTypePtr,
 }
 
 impl Ptrcall {
-    /// The type pointer of argument `i`.
+    /// The next argument, of type `T` (see [`Param`]).
     ///
     /// # Safety
-    /// `i` is below the method's argument count.
-    pub(super) unsafe fn arg<T>(&self, i: usize) -> *const T {
-        // SAFETY: one of the call's argument pointers.
-        unsafe { (*self.args.add(i)).cast() }
+    /// The method's signature has it, of type `T`.
+    #[inline(always)]
+    pub(super) unsafe fn next<'a, T: Param>(&mut self) -> T::Arg<'a> {
+        let i = self.next;
+        self.next += 1;
+        // SAFETY: one of the call's argument pointers, to a `T`, as the caller promises.
+        unsafe { T::from_type_ptr((*self.args.add(i)).cast()) }
     }
 }
 
@@ -306,6 +491,7 @@ pub(super) unsafe extern "C" fn varcall<M: Method>(
                 instance,
                 args,
                 argc: argc as usize,
+                next: 0,
                 ret,
             };
             entry::<M>(instance, Returned::Variant(ret.cast()), || M::varcall(call));
@@ -322,6 +508,7 @@ pub(super) unsafe extern "C" fn ptrcall<M: Method>(
     let call = Ptrcall {
         instance,
         args,
+        next: 0,
         ret,
     };
     // SAFETY: the engine's ptrcall of the method `M` (see `Method`); its return value is

@@ -7,11 +7,9 @@
 
 use crate::engine::string::{gstring, starts_with_bom, string_name};
 use godot::builtin::{
-    Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
-    PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
-    PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion, Rect2, Rect2i, Rid,
-    Transform2D, Transform3D, Variant, VariantType, Vector2, Vector2i, Vector3, Vector3i, Vector4,
-    Vector4i,
+    real, Aabb, Basis, Callable, Color, GString, PackedArray, PackedByteArray, Plane, Projection,
+    Quaternion, Rect2, Rect2i, Rid, Transform2D, Transform3D, Variant, VariantType, Vector2,
+    Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 use godot::classes::{ClassDb, EncodedObjectAsId, Object, ResourceLoader, Script};
 use godot::global::{bytes_to_var, Error};
@@ -25,6 +23,7 @@ use godot_variant_codec::{
 
 use crate::convert::stack_room;
 use crate::engine::math_types::math_types;
+use crate::engine::packed_types::packed_types;
 use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +60,20 @@ pub fn variant(value: &Value) -> Result<Variant, ToVariantError> {
 
 /// One value: the scalars and strings here, each family of the rest by its own function.
 fn convert(value: &Value) -> Result<Variant, ToVariantError> {
+    // The patterns of the math types' and the packed-array types' values.
+    macro_rules! math_value {
+        (
+            inline: [$(($_ie:ident, $inline:ident, $($_i:tt)*)),* $(,)?],
+            boxed: [$(($_be:ident, $boxed:ident, $($_b:tt)*)),* $(,)?] $(,)?
+        ) => {
+            $(Value::$inline(_))|* $(| Value::$boxed(_))*
+        };
+    }
+    macro_rules! packed_value {
+        ([$(($_engine:ident, $name:ident, $($_row:tt)*)),* $(,)?]) => {
+            $(Value::$name(_))|*
+        };
+    }
     Ok(match value {
         Value::Nil => Variant::nil(),
         Value::Bool(b) => b.to_variant(),
@@ -78,49 +91,25 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
         Value::Signal(_) => engine_decoded(value)?,
         Value::Dictionary(d) => dictionary(d)?,
         Value::Array(a) => array(a)?,
-        Value::Vector2(_)
-        | Value::Vector2i(_)
-        | Value::Rect2(_)
-        | Value::Rect2i(_)
-        | Value::Vector3(_)
-        | Value::Vector3i(_)
-        | Value::Transform2D(_)
-        | Value::Vector4(_)
-        | Value::Vector4i(_)
-        | Value::Plane(_)
-        | Value::Quaternion(_)
-        | Value::Aabb(_)
-        | Value::Basis(_)
-        | Value::Transform3D(_)
-        | Value::Projection(_)
-        | Value::Color(_) => math(value),
-        Value::PackedByteArray(_)
-        | Value::PackedInt32Array(_)
-        | Value::PackedInt64Array(_)
-        | Value::PackedFloat32Array(_)
-        | Value::PackedFloat64Array(_)
-        | Value::PackedStringArray(_)
-        | Value::PackedVector2Array(_)
-        | Value::PackedVector3Array(_)
-        | Value::PackedColorArray(_)
-        | Value::PackedVector4Array(_) => packed_array(value),
+        math_types!(math_value! {}) => math(value),
+        packed_types!(packed_value! {}) => packed_array(value),
     })
 }
 
 /// A math type (vectors, Rect2, Transform2D, Plane, Quaternion, AABB, Basis, Transform3D,
-/// Projection, Color) in this build's single precision, made of its components: the math
+/// Projection, Color) in this build's precision (`real_t`), made of its components: the math
 /// types' memory is their components in wire order (see `Value`). (A Plane so, not by
 /// `Plane::new`, which would insist on a unit normal.)
 fn math(value: &Value) -> Variant {
     macro_rules! made {
         (reals, $gdext:ident, $n:literal, $c:ident) => {
-            from_components::<$gdext, $n>($c.to_f32())
+            from_components::<$gdext, real, $n>(to_reals($c))
         };
         (ints, $gdext:ident, $n:literal, $c:ident) => {
-            from_int_components::<$gdext, $n>(*$c)
+            from_components::<$gdext, i32, $n>(*$c)
         };
         (color, $gdext:ident, $n:literal, $c:ident) => {
-            from_components::<$gdext, $n>(*$c)
+            from_components::<$gdext, f32, $n>(*$c)
         };
     }
     macro_rules! math_by_type {
@@ -138,9 +127,9 @@ fn math(value: &Value) -> Variant {
     math_types!(math_by_type! {})
 }
 
-/// A single-precision math value of a type the value model boxes (Transform2D, AABB,
-/// Basis, Transform3D, Projection), made straight from its components in wire order (as
-/// many as `t` has); `None` for another type or another count.
+/// A math value of a type the value model boxes (Transform2D, AABB, Basis, Transform3D,
+/// Projection), made straight from its single-precision components in wire order (as many
+/// as `t` has) in this build's precision; `None` for another type or another count.
 #[inline(always)]
 pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
     macro_rules! boxed_by_type {
@@ -157,40 +146,51 @@ pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
     math_types!(boxed_by_type! {})
 }
 
-/// [`from_components`] of exactly `N` components.
+/// [`from_components`] of exactly `N` single-precision components, as `real_t`s.
 fn from_slice<T: Copy, const N: usize>(components: &[f32]) -> Option<T> {
-    Some(from_components::<T, N>(components.try_into().ok()?))
+    let components: [f32; N] = components.try_into().ok()?;
+    Some(from_components::<T, real, N>(components.map(real::from)))
+}
+
+/// Reals in this build's precision (`real_t`): widened exactly, or narrowed as the engine
+/// narrows a double-precision payload.
+fn to_reals<const N: usize>(reals: &Reals<N>) -> [real; N] {
+    match reals {
+        Reals::Single(v) => v.map(real::from),
+        #[allow(clippy::unnecessary_cast)] // `real` is f64 in a double-precision build
+        Reals::Double(v) => v.map(|x| x as real),
+    }
 }
 
 /// A packed array.
 fn packed_array(value: &Value) -> Variant {
-    match value {
-        Value::PackedByteArray(bytes) => PackedByteArray::from(bytes.as_slice()).to_variant(),
-        Value::PackedInt32Array(v) => PackedInt32Array::from(v.as_slice()).to_variant(),
-        Value::PackedInt64Array(v) => PackedInt64Array::from(v.as_slice()).to_variant(),
-        Value::PackedFloat32Array(v) => PackedFloat32Array::from(v.as_slice()).to_variant(),
-        Value::PackedFloat64Array(v) => PackedFloat64Array::from(v.as_slice()).to_variant(),
-        Value::PackedStringArray(v) => v
-            .iter()
-            .map(|s| gstring(s))
-            .collect::<PackedStringArray>()
-            .to_variant(),
-        Value::PackedVector2Array(v) => packed(v, from_components::<Vector2, 2>)
-            .collect::<PackedVector2Array>()
-            .to_variant(),
-        Value::PackedVector3Array(v) => packed(v, from_components::<Vector3, 3>)
-            .collect::<PackedVector3Array>()
-            .to_variant(),
-        Value::PackedColorArray(v) => v
-            .iter()
-            .map(|&[r, g, b, a]| Color { r, g, b, a })
-            .collect::<PackedColorArray>()
-            .to_variant(),
-        Value::PackedVector4Array(v) => packed(v, from_components::<Vector4, 4>)
-            .collect::<PackedVector4Array>()
-            .to_variant(),
-        other => unreachable!("{} is no packed array", other.variant_type()),
+    macro_rules! made {
+        (plain $_method:ident, $element:ty, $v:ident) => {
+            PackedArray::<$element>::from($v.as_slice())
+        };
+        (strings, $element:ty, $v:ident) => {
+            $v.iter()
+                .map(|s| gstring(s))
+                .collect::<PackedArray<$element>>()
+        };
+        (vectors $n:literal, $element:ty, $v:ident) => {
+            packed($v, from_components::<$element, real, $n>).collect::<PackedArray<$element>>()
+        };
+        (colors, $element:ty, $v:ident) => {
+            $v.iter()
+                .map(|&c| from_components::<$element, f32, 4>(c))
+                .collect::<PackedArray<$element>>()
+        };
     }
+    macro_rules! packed_by_type {
+        ([$(($_engine:ident, $name:ident, $element:ty, $kind:ident $($arg:tt)?)),* $(,)?]) => {
+            match value {
+                $(Value::$name(v) => made!($kind $($arg)?, $element, v).to_variant(),)*
+                other => unreachable!("{} is no packed array", other.variant_type()),
+            }
+        };
+    }
+    packed_types!(packed_by_type! {})
 }
 
 fn object(object: &WireObject) -> Result<Variant, ToVariantError> {
@@ -317,33 +317,31 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
 
 /// A gdext math value made of its components in wire order, which is its memory layout
 /// (the codec's `Value` says so for every math type): gdext's math types are `repr(C)`
-/// structs of `N` `f32`s in this build.
-fn from_components<T: Copy, const N: usize>(components: [f32; N]) -> T {
-    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<f32>()) };
-    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `f32`s (size checked above), for
-    // which any bits are a value.
+/// structs of `N` `real_t`s (`C` is gdext's `real`), of `N` `i32`s (the int vectors,
+/// Rect2i), Color of four `f32`s.
+fn from_components<T: Copy, C: Copy, const N: usize>(components: [C; N]) -> T {
+    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<C>()) };
+    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `C`s (size checked above), floats or
+    // ints, for which any bits are a value.
     unsafe { std::mem::transmute_copy(&components) }
 }
 
-/// [`from_components`] of 32-bit int components (the int vectors, Rect2i): gdext's types
-/// for them are `repr(C)` structs of `N` `i32`s.
-fn from_int_components<T: Copy, const N: usize>(components: [i32; N]) -> T {
-    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<i32>()) };
-    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `i32`s (size checked above), for
-    // which any bits are a value.
-    unsafe { std::mem::transmute_copy(&components) }
-}
-
-/// Packed vectors in this build's single precision (converted as the engine converts a
-/// double-precision payload).
+/// Packed vectors in this build's precision (converted as the engine converts a payload
+/// of the other precision).
 fn packed<'a, const N: usize, T: 'a>(
     v: &'a PackedReals<N>,
-    make: fn([f32; N]) -> T,
+    make: fn([real; N]) -> T,
 ) -> Box<dyn Iterator<Item = T> + 'a> {
     match v {
-        PackedReals::Single(items) => Box::new(items.iter().map(move |&p| make(p))),
-        PackedReals::Double(items) => {
-            Box::new(items.iter().map(move |&p| make(Reals::Double(p).to_f32())))
-        }
+        PackedReals::Single(items) => Box::new(
+            items
+                .iter()
+                .map(move |&p| make(to_reals(&Reals::Single(p)))),
+        ),
+        PackedReals::Double(items) => Box::new(
+            items
+                .iter()
+                .map(move |&p| make(to_reals(&Reals::Double(p)))),
+        ),
     }
 }

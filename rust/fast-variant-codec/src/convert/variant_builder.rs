@@ -11,9 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::engine::string::string_name;
 use godot::builtin::{
-    Color, GString, PackedArray, PackedByteArray, PackedStringArray, PackedVector2Array,
-    PackedVector3Array, PackedVector4Array, VarArray, VarDictionary, Variant, VariantType, Vector2,
-    Vector3, Vector4,
+    Color, GString, PackedArray, PackedByteArray, PackedStringArray, VarArray, VarDictionary,
+    Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::meta::PackedElement;
 use godot::meta::ToGodot;
@@ -21,14 +20,17 @@ use godot::obj::EngineEnum;
 use godot::sys::GodotFfi;
 use godot_variant_codec::{
     decode_inline, decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed,
-    RawNodePath, RawText, Reals, Value, VariantType as WireType,
+    RawNodePath, RawText, Value, VariantType as WireType,
 };
 
 use crate::convert::builder_caches::{return_caches, take_thread_caches, Caches};
 use crate::convert::to_variant::{self, element_spec, ToVariantError};
 use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::layout::VARIANT_WORDS;
+use crate::engine::math_types::WIDE_REALS;
 use crate::engine::node_path;
+use crate::engine::packed_types::packed_types;
 use crate::engine::parallel;
 use crate::engine::typed_containers::{typed_array, typed_dictionary, ElementSpec};
 
@@ -142,8 +144,8 @@ impl Drop for VariantBuilder {
     }
 }
 
-/// A decoded Variant on its way through the decoder to its container, held as its three
-/// words. Moved as a Variant (24 opaque bytes), the compiler copies it 16 bytes at a time,
+/// A decoded Variant on its way through the decoder to its container, held as its words
+/// (three, or five in a double-precision build). Moved as a Variant (opaque bytes), the compiler copies it 16 bytes at a time,
 /// and a 16-byte read of memory just written by narrower stores waits for the writes to
 /// reach the cache: the processor cannot forward them from its store buffer. So the words
 /// are read into an item as they were written ([`new`](Self::new) for a Variant made here
@@ -156,52 +158,54 @@ impl Drop for VariantBuilder {
 /// padding, which the engine may leave unset): `MaybeUninit` words are moved as bytes
 /// again, and the waits come back. The words are only moved, never looked at.
 #[repr(C)]
-pub struct VariantWords(u64, u64, u64);
+pub struct VariantWords([u64; VARIANT_WORDS]);
 
 impl VariantWords {
-    /// An item of a Variant made here, from its three words.
+    /// An item of a Variant made here, from its words.
     #[inline(always)]
     fn new(v: Variant) -> Self {
-        // SAFETY: a Variant is 24 bytes, aligned as words; the item owns it from now on.
-        let [a, b, c] = unsafe { std::mem::transmute::<Variant, [u64; 3]>(v) };
-        VariantWords(a, b, c)
+        // SAFETY: a Variant is `VARIANT_WORDS` words, aligned as words; the item owns it
+        // from now on.
+        VariantWords(unsafe { std::mem::transmute::<Variant, [u64; VARIANT_WORDS]>(v) })
     }
 
     /// An item of a Variant the engine made (a constructor writes the 32-bit type, then
-    /// the value): its first word read as its two halves, then the other two words.
+    /// the value): its first word read as its two halves, then the others.
     #[inline(always)]
     fn from_engine(v: Variant) -> Self {
         let v = std::mem::ManuallyDrop::new(v);
         let at = std::ptr::from_ref(&*v).cast::<u64>();
-        // SAFETY: a Variant is 24 bytes, aligned as words, read within; the item owns it
-        // from now on (`v` is not dropped).
+        let mut words = [0; VARIANT_WORDS];
+        // SAFETY: a Variant is `VARIANT_WORDS` words, aligned as words, read within; the
+        // item owns it from now on (`v` is not dropped).
         unsafe {
             let halves = at.cast::<u32>();
-            let first =
+            words[0] =
                 u64::from(halves.read_volatile()) | u64::from(halves.add(1).read_volatile()) << 32;
-            VariantWords(first, at.add(1).read_volatile(), at.add(2).read_volatile())
+            for (i, word) in words.iter_mut().enumerate().skip(1) {
+                *word = at.add(i).read_volatile();
+            }
         }
+        VariantWords(words)
     }
 
     /// The item's words, read one at a time (volatile reads, which the compiler does not
     /// merge); its Variant's ownership passes to the caller.
     #[inline(always)]
-    fn into_words(self) -> [u64; 3] {
+    fn into_words(self) -> [u64; VARIANT_WORDS] {
         let item = std::mem::ManuallyDrop::new(self);
-        // SAFETY: reads of the item's own fields.
-        unsafe {
-            [
-                std::ptr::from_ref(&item.0).read_volatile(),
-                std::ptr::from_ref(&item.1).read_volatile(),
-                std::ptr::from_ref(&item.2).read_volatile(),
-            ]
+        let mut words = [0; VARIANT_WORDS];
+        for (word, own) in words.iter_mut().zip(&item.0) {
+            // SAFETY: a read of the item's own word.
+            *word = unsafe { std::ptr::from_ref(own).read_volatile() };
         }
+        words
     }
 
     #[inline(always)]
     fn into_variant(self) -> Variant {
         // SAFETY: the words of the Variant the item owned, whose ownership passes back.
-        unsafe { std::mem::transmute::<[u64; 3], Variant>(self.into_words()) }
+        unsafe { std::mem::transmute::<[u64; VARIANT_WORDS], Variant>(self.into_words()) }
     }
 
     /// Moves the item's Variant into `*dst`, a word at a time, dropping the one there.
@@ -210,14 +214,18 @@ impl VariantWords {
     /// `dst` points to a live Variant that nothing else reads or writes meanwhile.
     #[inline(always)]
     unsafe fn replace(self, dst: *mut Variant) {
-        let [a, b, c] = self.into_words();
+        // The value union is written in pairs of words.
+        const { assert!(VARIANT_WORDS % 2 == 1) };
+        let words = self.into_words();
         // SAFETY: the caller's promise; the words of the item's Variant, whose ownership
         // passes to `*dst`.
         unsafe {
             ffi().drop_in_place(dst);
-            let words = dst.cast::<u64>();
-            words.write(a);
-            write_pair(words.add(1), b, c);
+            let at = dst.cast::<u64>();
+            at.write(words[0]);
+            for i in (1..VARIANT_WORDS).step_by(2) {
+                write_pair(at.add(i), words[i], words[i + 1]);
+            }
         }
     }
 }
@@ -248,7 +256,7 @@ unsafe fn write_pair(at: *mut u64, b: u64, c: u64) {
 impl Drop for VariantWords {
     fn drop(&mut self) {
         // SAFETY: as in `into_variant`; the item is not used again.
-        drop(unsafe { std::mem::transmute::<[u64; 3], Variant>([self.0, self.1, self.2]) });
+        drop(unsafe { std::mem::transmute::<[u64; VARIANT_WORDS], Variant>(self.0) });
     }
 }
 
@@ -301,9 +309,16 @@ impl Build for VariantBuilder {
 
     #[inline(always)]
     fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<VariantWords, ReadError> {
-        // The types a Variant holds inline are made in place; the others (Transform2D,
-        // AABB, Basis, Transform3D, Projection) from their components by the engine.
-        if let Some(made) = self.ffi.plain_variant(engine_type(t), components) {
+        // The types a Variant holds inline are made in place, of `real_t`s (a Color of
+        // floats); the others (Transform2D, AABB, Basis, Transform3D, Projection) from their
+        // components by the engine.
+        let made = if WIDE_REALS && t != WireType::Color {
+            widened(components)
+                .and_then(|(wide, n)| self.ffi.plain_variant(engine_type(t), &wide[..n]))
+        } else {
+            self.ffi.plain_variant(engine_type(t), components)
+        };
+        if let Some(made) = made {
             return Ok(VariantWords::new(made));
         }
         match to_variant::boxed_math(t, components) {
@@ -681,54 +696,53 @@ fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
 
 /// A packed array of plain elements, made from the input's bytes: an element's memory is
 /// its components in wire order (the codec's `Value` states this for every math type),
-/// so the bytes are copied as they are. This build's `real_t` is `float`: double-precision
-/// vectors are rounded as the engine rounds them.
+/// so the bytes are copied as they are when they are of this build's precision (`real_t`);
+/// vectors of the other precision are converted as the engine converts them.
 fn packed_array(p: Packed<'_>) -> Variant {
-    match (p.array_type, p.wide) {
-        (WireType::PackedByteArray, _) => plain_packed::<u8>(VariantType::PACKED_BYTE_ARRAY, &p),
-        (WireType::PackedInt32Array, _) => plain_packed::<i32>(VariantType::PACKED_INT32_ARRAY, &p),
-        (WireType::PackedInt64Array, _) => plain_packed::<i64>(VariantType::PACKED_INT64_ARRAY, &p),
-        (WireType::PackedFloat32Array, _) => {
-            plain_packed::<f32>(VariantType::PACKED_FLOAT32_ARRAY, &p)
-        }
-        (WireType::PackedFloat64Array, _) => {
-            plain_packed::<f64>(VariantType::PACKED_FLOAT64_ARRAY, &p)
-        }
-        (WireType::PackedColorArray, _) => {
-            plain_packed::<Color>(VariantType::PACKED_COLOR_ARRAY, &p)
-        }
-        (WireType::PackedVector2Array, false) => {
-            plain_packed::<Vector2>(VariantType::PACKED_VECTOR2_ARRAY, &p)
-        }
-        (WireType::PackedVector3Array, false) => {
-            plain_packed::<Vector3>(VariantType::PACKED_VECTOR3_ARRAY, &p)
-        }
-        (WireType::PackedVector4Array, false) => {
-            plain_packed::<Vector4>(VariantType::PACKED_VECTOR4_ARRAY, &p)
-        }
-        // Double-precision vectors: rare, converted element by element.
-        (WireType::PackedVector2Array, true) => rounded::<2>(p)
-            .map(|[x, y]| Vector2::new(x, y))
-            .collect::<PackedVector2Array>()
-            .to_variant(),
-        (WireType::PackedVector3Array, true) => rounded::<3>(p)
-            .map(|[x, y, z]| Vector3::new(x, y, z))
-            .collect::<PackedVector3Array>()
-            .to_variant(),
-        (WireType::PackedVector4Array, true) => rounded::<4>(p)
-            .map(|[x, y, z, w]| Vector4::new(x, y, z, w))
-            .collect::<PackedVector4Array>()
-            .to_variant(),
-        // The decoder hands only the types above.
-        _ => to_variant::variant(&p.to_value()).unwrap_or_default(),
+    // The decoder hands only arrays of plain elements here (PackedStringArrays go to
+    // `packed_strings`); any other type would be made from its value.
+    let by_value = |p: Packed<'_>| to_variant::variant(&p.to_value()).unwrap_or_default();
+    macro_rules! make_one {
+        (plain $_method:ident, $engine:ident, $element:ty) => {
+            plain_packed::<$element>(VariantType::$engine, &p)
+        };
+        (colors, $engine:ident, $element:ty) => {
+            plain_packed::<$element>(VariantType::$engine, &p)
+        };
+        // Vectors of the other precision (`real_t`): rare, made from their value, which
+        // converts each as the engine does.
+        (vectors $_n:literal, $engine:ident, $element:ty) => {
+            if p.wide == WIDE_REALS {
+                plain_packed::<$element>(VariantType::$engine, &p)
+            } else {
+                by_value(p)
+            }
+        };
+        (strings, $engine:ident, $element:ty) => {
+            by_value(p)
+        };
     }
+    macro_rules! make_by_type {
+        ([$(($engine:ident, $name:ident, $element:ty, $kind:ident $($arg:tt)?)),* $(,)?]) => {
+            match p.array_type {
+                $(WireType::$name => make_one!($kind $($arg)?, $engine, $element),)*
+                _ => by_value(p),
+            }
+        };
+    }
+    packed_types!(make_by_type! {})
 }
 
-/// Double-precision vectors rounded to this build's single precision.
-fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_ {
-    p.to_vec::<[f64; N]>()
-        .into_iter()
-        .map(|v| Reals::Double(v).to_f32())
+/// Single-precision components as doubles (a double-precision build's `real_t`) and their
+/// count, when there are few enough for a Variant to hold them inline (four).
+fn widened(components: &[f32]) -> Option<([f64; 4], usize)> {
+    let mut wide = [0.0; 4];
+    (components.len() <= wide.len()).then(|| {
+        for (w, &c) in wide.iter_mut().zip(components) {
+            *w = f64::from(c);
+        }
+        (wide, components.len())
+    })
 }
 
 /// The bytes of an input PackedByteArray, read in place.

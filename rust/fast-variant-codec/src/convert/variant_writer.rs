@@ -11,10 +11,8 @@
 
 use godot::builtin::inner::InnerArray;
 use godot::builtin::{
-    AnyArray, GString, NodePath, PackedByteArray, PackedColorArray, PackedFloat32Array,
-    PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
-    PackedVector3Array, PackedVector4Array, Rid, Signal, StringName, VarArray, Variant,
-    VariantType, Vector2, Vector3, Vector4,
+    real, AnyArray, Color, GString, NodePath, PackedArray, PackedByteArray, Rid, Signal,
+    StringName, VarArray, Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
@@ -35,6 +33,7 @@ use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
 use crate::engine::math_types::math_types;
 use crate::engine::node_path::{self, NodePathParts};
+use crate::engine::packed_types::packed_types;
 
 /// How many strings ahead of the one being written a PackedStringArray's characters are
 /// asked for (`Ffi::prefetch_chars`): enough to cover a wait for memory.
@@ -183,10 +182,10 @@ impl<S: Sink> VariantWriter<S> {
 
     #[inline]
     fn reals<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
-        // SAFETY: `t` is `v`'s type, a math type of N single-precision reals (this build's
-        // `real_t`, as gdext's own math types assume), aligned as floats are.
-        let r: &[f32; N] = unsafe { self.ffi.borrow(v, t) };
-        self.enc.single_reals(wire, r);
+        // SAFETY: `t` is `v`'s type, a math type of N reals (this build's `real_t`, as
+        // gdext's own math types have it), aligned as reals are.
+        let r: &[real; N] = unsafe { self.ffi.borrow(v, t) };
+        self.enc.reals_in_place(wire, r);
     }
 
     /// The characters of an engine string, checked to be writable.
@@ -224,17 +223,13 @@ impl<S: Sink> VariantWriter<S> {
     /// arrays, StringNames, NodePaths, RIDs, objects, Callables and Signals.
     #[inline(never)]
     fn rest(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
+        macro_rules! packed_type_pattern {
+            ([$(($engine:ident, $($_row:tt)*)),* $(,)?]) => {
+                $(VariantType::$engine)|*
+            };
+        }
         match t {
-            VariantType::PACKED_BYTE_ARRAY
-            | VariantType::PACKED_INT32_ARRAY
-            | VariantType::PACKED_INT64_ARRAY
-            | VariantType::PACKED_FLOAT32_ARRAY
-            | VariantType::PACKED_FLOAT64_ARRAY
-            | VariantType::PACKED_STRING_ARRAY
-            | VariantType::PACKED_VECTOR2_ARRAY
-            | VariantType::PACKED_VECTOR3_ARRAY
-            | VariantType::PACKED_COLOR_ARRAY
-            | VariantType::PACKED_VECTOR4_ARRAY => self.packed(v, t, depth)?,
+            packed_types!(packed_type_pattern! {}) => self.packed(v, t, depth)?,
             VariantType::STRING_NAME => {
                 // SAFETY: `t` is `v`'s type, a StringName, which gdext's `StringName`
                 // wraps transparently; borrowed while `v` is.
@@ -310,66 +305,34 @@ impl<S: Sink> VariantWriter<S> {
     /// A packed array, viewed (not owned, never dropped) while `v` is borrowed; writing
     /// runs no script that could change it. `t` is `v`'s type, a packed array type.
     fn packed(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
-        // SAFETY (each view below): `t` is `v`'s type, the array type viewed.
-        match t {
-            VariantType::PACKED_BYTE_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedByteArray>(v, t) };
-                self.enc.packed_bytes(cow_data::elements_of(&a))?;
-            }
-            VariantType::PACKED_INT32_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedInt32Array>(v, t) };
-                self.enc.packed_int32s(cow_data::elements_of(&a))?;
-            }
-            VariantType::PACKED_INT64_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedInt64Array>(v, t) };
-                self.enc.packed_int64s(cow_data::elements_of(&a))?;
-            }
-            VariantType::PACKED_FLOAT32_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedFloat32Array>(v, t) };
-                self.enc.packed_float32s(cow_data::elements_of(&a))?;
-            }
-            VariantType::PACKED_FLOAT64_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedFloat64Array>(v, t) };
-                self.enc.packed_float64s(cow_data::elements_of(&a))?;
-            }
-            VariantType::PACKED_STRING_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedStringArray>(v, t) };
-                self.strings(cow_data::elements_of(&a), depth)?;
-            }
-            VariantType::PACKED_VECTOR2_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedVector2Array>(v, t) };
-                let items = plain::<Vector2, [f32; 2]>(cow_data::elements_of(&a));
+        macro_rules! write_one {
+            (plain $method:ident, $_name:ident, $_element:ty, $items:expr) => {
+                self.enc.$method($items)?
+            };
+            (strings, $_name:ident, $_element:ty, $items:expr) => {
+                self.strings($items, depth)?
+            };
+            (vectors $n:literal, $name:ident, $element:ty, $items:expr) => {
                 self.enc
-                    .packed_vectors(WireType::PackedVector2Array, items)?;
-            }
-            VariantType::PACKED_VECTOR3_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedVector3Array>(v, t) };
-                let items = plain::<Vector3, [f32; 3]>(cow_data::elements_of(&a));
-                self.enc
-                    .packed_vectors(WireType::PackedVector3Array, items)?;
-            }
-            VariantType::PACKED_COLOR_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedColorArray>(v, t) };
-                self.enc.packed_colors(plain(cow_data::elements_of(&a)))?;
-            }
-            VariantType::PACKED_VECTOR4_ARRAY => {
-                // SAFETY: as above.
-                let a = unsafe { self.ffi.view::<PackedVector4Array>(v, t) };
-                let items = plain::<Vector4, [f32; 4]>(cow_data::elements_of(&a));
-                self.enc
-                    .packed_vectors(WireType::PackedVector4Array, items)?;
-            }
-            _ => unreachable!("not a packed array type: {t:?}"),
+                    .packed_vectors(WireType::$name, plain::<$element, [real; $n]>($items))?
+            };
+            (colors, $_name:ident, $_element:ty, $items:expr) => {
+                self.enc.packed_colors(plain($items))?
+            };
         }
+        macro_rules! write_by_type {
+            ([$(($engine:ident, $name:ident, $element:ty, $kind:ident $($arg:tt)?)),* $(,)?]) => {
+                match t {
+                    $(VariantType::$engine => {
+                        // SAFETY: `t` is `v`'s type, the array type viewed.
+                        let a = unsafe { self.ffi.view::<PackedArray<$element>>(v, t) };
+                        write_one!($kind $($arg)?, $name, $element, cow_data::elements_of(&a));
+                    })*
+                    _ => unreachable!("not a packed array type: {t:?}"),
+                }
+            };
+        }
+        packed_types!(write_by_type! {});
         Ok(())
     }
 
@@ -787,7 +750,7 @@ fn utf8(s: &GString, what: &'static str) -> Result<String, ValueErrorKind> {
 fn plain<T, P: Copy>(items: &[T]) -> &[P] {
     const { assert!(std::mem::size_of::<T>() == std::mem::size_of::<P>()) };
     const { assert!(std::mem::align_of::<T>() >= std::mem::align_of::<P>()) };
-    // SAFETY: gdext's Vector2/3/4 and Color are `repr(C)` structs of `f32`s with no
-    // padding (this build's `real_t`), the same size as `P` (checked above).
+    // SAFETY: gdext's Vector2/3/4 are `repr(C)` structs of `real_t`s and Color of `f32`s,
+    // with no padding, the same size as `P` (checked above).
     unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<P>(), items.len()) }
 }

@@ -2,11 +2,12 @@
 //!
 //! Variants, Arrays, Dictionaries, Strings and StringNames ([`ffi`], [`string`]), NodePaths
 //! ([`node_path`]), the copy-on-write buffers of Strings and packed arrays and the engine's
-//! allocator ([`cow_data`]), containers typed at run time ([`typed_containers`]), and the
-//! thread pool that bulk memory work runs on ([`parallel`]). Values are read and made in
-//! place through the GDExtension interface or, where a start-up probe has checked it, the
-//! engine's memory layout; what decides whether a probe runs, and what each found, is in
-//! [`probes`].
+//! allocator ([`cow_data`]), containers typed at run time ([`typed_containers`]), the
+//! thread pool that bulk memory work runs on ([`parallel`]), and the tables of the math and
+//! packed-array types that every layer takes its per-type code from ([`math_types`],
+//! [`packed_types`]). Values are read and made in place through the GDExtension interface
+//! or, where a start-up probe has checked it, the engine's memory layout; what decides
+//! whether a probe runs, and what each found, is in [`probes`].
 //!
 //! This layer uses nothing of the layers above it (`convert`, `classes`).
 
@@ -14,11 +15,12 @@ mod array;
 pub mod cow_data;
 mod dictionary;
 pub mod ffi;
-mod layout;
+pub mod layout;
 mod make_variant;
 pub mod math_types;
 pub mod node_path;
 mod packed_bytes;
+pub mod packed_types;
 pub mod parallel;
 pub mod probes;
 pub mod string;

@@ -101,6 +101,29 @@ pub(crate) fn parse_node_path(text: &str) -> NodePath {
     NodePath::new(names, subnames, absolute)
 }
 
+/// The parts of a NodePath's text as the engine's `NodePath(String)` reads them: whether it
+/// is absolute (a leading `/`), its names (the parts before the first `:`, split at `/`,
+/// empty ones skipped) and its subnames (the parts after it, split at `:`); `None` for an
+/// empty subname before the end, which the engine refuses (one at the end is dropped).
+/// The inverse of [`node_path_text`] for every path whose names and subnames are not empty
+/// and hold no `/` or `:`.
+pub fn node_path_parts(text: &str) -> Option<(bool, Vec<&str>, Vec<&str>)> {
+    let absolute = text.starts_with('/');
+    let (path, subpath) = match text.split_once(':') {
+        Some((path, subpath)) => (path, Some(subpath)),
+        None => (text, None),
+    };
+    let mut subnames: Vec<&str> = subpath.map(|s| s.split(':').collect()).unwrap_or_default();
+    if subnames.last() == Some(&"") {
+        subnames.pop();
+    }
+    if subnames.iter().any(|s| s.is_empty()) {
+        return None;
+    }
+    let names = path.split('/').filter(|n| !n.is_empty()).collect();
+    Some((absolute, names, subnames))
+}
+
 fn write_value(out: &mut String, value: &Value, depth: usize) {
     use Value as V;
     // The engine's name of the type heads the text of each math type and packed array.
@@ -346,6 +369,30 @@ fn escape(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engine's `NodePath(String)`, on the texts it reads one way or refuses.
+    #[test]
+    fn node_path_texts_are_read_as_the_engine_reads_them() {
+        let parts = node_path_parts;
+        assert_eq!(parts(""), Some((false, vec![], vec![])));
+        assert_eq!(parts("/"), Some((true, vec![], vec![])));
+        assert_eq!(
+            parts("/root//Main/:position:x"),
+            Some((true, vec!["root", "Main"], vec!["position", "x"]))
+        );
+        assert_eq!(parts("a:"), Some((false, vec!["a"], vec![])));
+        assert_eq!(parts(":b"), Some((false, vec![], vec!["b"])));
+        assert_eq!(parts("a::b"), None);
+        assert_eq!(parts("a:b/c"), Some((false, vec!["a"], vec!["b/c"])));
+        for (absolute, names, subnames) in [
+            (true, vec!["root", "é"], vec!["名前"]),
+            (false, vec![], vec!["a", "b"]),
+            (false, vec!["a"], vec![]),
+        ] {
+            let text = node_path_text(absolute, &names, &subnames);
+            assert_eq!(parts(&text), Some((absolute, names, subnames)), "{text}");
+        }
+    }
 
     /// The engine's `String(NodePath)`: `/` before absolute paths, names joined by `/`, then
     /// `:` and the subnames joined by `:` when that join is not empty.
