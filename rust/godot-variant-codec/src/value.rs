@@ -551,28 +551,29 @@ pub enum Value {
 }
 
 /// Dropping a value nested thousands deep must not recurse as deep (the default drop
-/// would, and overflow the stack): containers hand their nested children to one heap
-/// stack instead. Leaves and shallow containers drop as usual.
+/// would, and overflow the stack): containers hand the children that hold containers to
+/// one heap stack instead. Leaves and containers of leaves (`[x, y]` keys, rows of
+/// numbers) drop where they are, one level down.
 fn drop_children(children: impl Iterator<Item = Value>) {
-    let mut pending: Vec<Value> = children.filter(Value::holds_values).collect();
+    let mut pending: Vec<Value> = children.filter(Value::holds_containers).collect();
     while let Some(value) = pending.pop() {
         match value {
             Value::Array(mut a) => pending.extend(
                 std::mem::take(&mut a.items)
                     .into_iter()
-                    .filter(Value::holds_values),
+                    .filter(Value::holds_containers),
             ),
             Value::Dictionary(mut d) => pending.extend(
                 std::mem::take(&mut d.entries)
                     .into_iter()
                     .flat_map(|(k, v)| [k, v])
-                    .filter(Value::holds_values),
+                    .filter(Value::holds_containers),
             ),
             Value::Object(Object::Full(mut f)) => pending.extend(
                 std::mem::take(&mut f.properties)
                     .into_iter()
                     .map(|(_, v)| v)
-                    .filter(Value::holds_values),
+                    .filter(Value::holds_containers),
             ),
             _ => {}
         }
@@ -616,6 +617,20 @@ impl Drop for FullObject {
 }
 
 impl Value {
+    /// Whether this is a container holding containers: dropping it reaches deeper than its
+    /// own children (see [`drop_children`]).
+    fn holds_containers(&self) -> bool {
+        match self {
+            Value::Array(a) => a.items.iter().any(Value::holds_values),
+            Value::Dictionary(d) => d
+                .entries
+                .iter()
+                .any(|(k, v)| k.holds_values() || v.holds_values()),
+            Value::Object(Object::Full(f)) => f.properties.iter().any(|(_, v)| v.holds_values()),
+            _ => false,
+        }
+    }
+
     /// The single-precision math value or Color of type `t` (Vector2, Rect2, Vector3,
     /// Transform2D, Vector4, Plane, Quaternion, AABB, Basis, Transform3D, Projection,
     /// Color), of `components` in wire order (as many as `t` has; missing ones are 0). Nil
