@@ -277,12 +277,41 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
 
     let dir = target_dir.join("package");
     let stage = dir.join("stage");
-    let _ = fs::remove_dir_all(&stage);
+    let addon_files = stage_addon(&stage, &mut built, &cross, &meta)?;
+    let (zip, expected, entries) = write_zip(&dir, &stage, &version, &addon_files)?;
+
+    print_summary(&version, &zip, &built, entries, started);
+
+    let package = Package {
+        version,
+        cross,
+        dir,
+        zip,
+        expected,
+        built,
+    };
+    if check {
+        checks::run(&package)
+    } else {
+        Ok(())
+    }
+}
+
+/// Lays the addon out in `stage` as the zip holds it: each platform's library in `bin/`,
+/// every release file of the addon folder, the release documents and the notices. Returns
+/// the addon's release files.
+fn stage_addon(
+    stage: &Path,
+    built: &mut [Built],
+    cross: &Path,
+    meta: &Value,
+) -> Result<Vec<String>, String> {
+    let _ = fs::remove_dir_all(stage);
     let addon = stage.join(ADDON);
     fs::create_dir_all(addon.join("bin")).map_err(|e| format!("{}: {e}", addon.display()))?;
-    for b in &mut built {
+    for b in built.iter_mut() {
         b.staged = addon.join("bin").join(b.platform.file);
-        stage_library(b, &cross)?;
+        stage_library(b, cross)?;
     }
     let repo = project_dir();
     check_gdextension(&repo.join(ADDON).join(GDEXTENSION))?;
@@ -298,14 +327,25 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
         copy(&repo.join(file), &addon.join(file))?;
     }
     let std_library = cross.join("sysroot/lib/rustlib/src/rust/library");
-    let text = notices::third_party_notices(&meta, &std_library)?;
+    let text = notices::third_party_notices(meta, &std_library)?;
     write(&addon.join(NOTICES), &text)?;
+    Ok(addon_files)
+}
 
+/// Zips `stage` into `dir`, checks the zip holds exactly the Asset Library layout and
+/// writes `SHA256SUMS` beside it. Returns the zip, the entries it must hold and how many
+/// it holds.
+fn write_zip(
+    dir: &Path,
+    stage: &Path,
+    version: &str,
+    addon_files: &[String],
+) -> Result<(PathBuf, Vec<String>, usize), String> {
     let zip_name = format!("fast_variant_codec-{version}.zip");
     let zip = dir.join(&zip_name);
-    zip_tool(&["create", &path_str(&stage), &path_str(&zip)])?;
+    zip_tool(&["create", &path_str(stage), &path_str(&zip)])?;
     let entries = zip_entries(&zip)?;
-    let expected = expected_entries(&addon_files);
+    let expected = expected_entries(addon_files);
     if entries != expected {
         return Err(format!(
             "{} holds {entries:?}, not the Asset Library layout {expected:?}",
@@ -313,26 +353,11 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
         ));
     }
     let sums = stdout_of(
-        Command::new("sha256sum").current_dir(&dir).arg(&zip_name),
+        Command::new("sha256sum").current_dir(dir).arg(&zip_name),
         "sha256sum",
     )?;
     write(&dir.join(SUMS), &sums)?;
-
-    print_summary(&version, &zip, &built, entries.len(), started);
-
-    let package = Package {
-        version,
-        cross,
-        dir,
-        zip,
-        expected,
-        built,
-    };
-    if check {
-        checks::run(&package)
-    } else {
-        Ok(())
-    }
+    Ok((zip, expected, entries.len()))
 }
 
 /// The zip, each platform's build time and library sizes, and the whole run's time.
