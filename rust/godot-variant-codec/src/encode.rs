@@ -734,15 +734,15 @@ impl<S: Sink> Encoder<S> {
     }
 
     fn node_path(&mut self, p: &NodePath) -> Result<(), EncodeError> {
-        let last_subname_empty = p.subnames.last().is_some_and(String::is_empty);
+        let last_subname_empty = p.subnames().next_back().is_some_and(str::is_empty);
         self.begin_node_path(
-            p.names.len(),
-            p.subnames.len(),
-            p.absolute,
+            p.name_count(),
+            p.subname_count(),
+            p.is_absolute(),
             last_subname_empty,
         )?;
-        for name in p.names.iter().chain(&p.subnames) {
-            self.string_body(name.as_str())?;
+        for part in p.parts() {
+            self.string_body(part)?;
         }
         Ok(())
     }

@@ -49,8 +49,9 @@ const USAGE: &str =
   conformance  regenerate tests/conformance/godot4.v1.json from the golden vectors
   e2e          the end-to-end test alone: the crate's example server against a Godot
                client, 1000 messages each way over TCP and UDP
-  package      build linux.x86_64, linux.arm64 and windows.x86_64 release libraries and
-               write target/package/fast_variant_codec-VERSION.zip (docs/PLATFORMS.md);
+  package      build linux.x86_64, linux.arm64, windows.x86_64 and macOS (universal)
+               release libraries and write target/package/fast_variant_codec-VERSION.zip
+               and SHA256SUMS (docs/PLATFORMS.md);
                --check: then check each platform as far as this machine can (`N passed,
                N failed`)";
 

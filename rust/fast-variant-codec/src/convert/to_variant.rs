@@ -291,11 +291,11 @@ fn load_script(path: &str) -> Result<Gd<Script>, ToVariantError> {
 fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
     // The engine drops one leading U+FEFF of every text it reads: a name that starts with
     // one gets one more, which the engine takes off again.
-    let guarded = |text: &String| {
+    let guarded = |text: &str| {
         if starts_with_bom(text) {
             format!("\u{FEFF}{text}")
         } else {
-            text.clone()
+            text.to_owned()
         }
     };
     let guarded_value = match value {
@@ -303,11 +303,11 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
             name: guarded(&signal.name),
             object_id: signal.object_id,
         }),
-        Value::NodePath(path) => Value::NodePath(Box::new(NodePath {
-            names: path.names.iter().map(guarded).collect(),
-            subnames: path.subnames.iter().map(guarded).collect(),
-            absolute: path.absolute,
-        })),
+        Value::NodePath(path) => Value::NodePath(NodePath::new(
+            path.names().map(guarded),
+            path.subnames().map(guarded),
+            path.is_absolute(),
+        )),
         other => other.clone(),
     };
     let bytes =

@@ -384,7 +384,7 @@ impl Build for VariantBuilder {
             // A path the generation's rules changed: made from its texts.
             None => match made() {
                 Some(path) => Ok(VariantWords::from_engine(path)),
-                None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
+                None => self.value(Value::NodePath(path.to_node_path())),
             },
         }
     }

@@ -36,21 +36,12 @@ fn string(s: &str) -> String {
 /// The one place the CLI takes a NodePath apart: whether it is absolute, its names, its
 /// subnames.
 fn node_path_of(p: &NodePath) -> (bool, Vec<&str>, Vec<&str>) {
-    let names = p.names.iter().map(String::as_str).collect();
-    (
-        p.absolute,
-        names,
-        p.subnames.iter().map(String::as_str).collect(),
-    )
+    (p.is_absolute(), p.names().collect(), p.subnames().collect())
 }
 
 /// The one place the CLI makes a NodePath.
 fn node_path(absolute: bool, names: Vec<String>, subnames: Vec<String>) -> Value {
-    Value::NodePath(Box::new(NodePath {
-        names,
-        subnames,
-        absolute,
-    }))
+    Value::NodePath(NodePath::new(names, subnames, absolute))
 }
 
 /// The type a tag names.

@@ -62,7 +62,7 @@ pub trait Build {
     }
     /// A NodePath, its texts checked and borrowed from the input.
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Self::Value, Self::Error> {
-        self.value(Value::NodePath(Box::new(path.to_node_path())))
+        self.value(Value::NodePath(path.to_node_path()))
     }
     /// A packed array of plain elements, as the bytes of the input hold them.
     fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {

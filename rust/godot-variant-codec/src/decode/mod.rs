@@ -44,6 +44,8 @@ pub(crate) struct Decoder<'a, 'o, 'b, B: Build> {
     reservable: usize,
     /// Where the containers' walk needs more stack (see [`StackFloor`]).
     stack: StackFloor,
+    /// The texts of the NodePath read last (see [`read_node_path`]).
+    node_path_texts: Vec<&'a str>,
 }
 
 impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
@@ -55,6 +57,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             opts,
             generation: opts.generation,
             stack: StackFloor::UNKNOWN,
+            node_path_texts: Vec::new(),
         }
     }
 
@@ -120,6 +123,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             generation: self.generation,
             reservable: self.reservable,
             stack: self.stack,
+            node_path_texts: Vec::new(),
         };
         let result = work(&mut decoder);
         self.r = decoder.r;
@@ -209,7 +213,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 return read_inline_math(&mut self.r, t, shape, self.b);
             }
             T::NodePath => {
-                let path = read_node_path(&mut self.r, self.generation)?;
+                let path = read_node_path(&mut self.r, self.generation, &mut self.node_path_texts)?;
                 return self.b.node_path(path);
             }
             T::Rid => Value::Rid(read_rid(&mut self.r, self.generation)?),
