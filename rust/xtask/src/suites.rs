@@ -41,8 +41,8 @@ const CHECKED_SUITES: [&str; 3] = [
 const CHECKED_COUNTS: [(&str, &str); 1] = [("FVC_HISTORY_CASES", "1000")];
 /// What the runs through the GDScript fallback test: its own suite, then the curated
 /// parity, streams and batches, and values-with-history suites through it, with as many
-/// values with a history as under the checkers (each run about 10 s, and 30 s for the
-/// export and the import it needs).
+/// values with a history as under the checkers (each run about 12 s, the one in the
+/// release template about 20 s with the export it needs).
 const FALLBACK_SUITES: [&str; 4] = [
     "--suite=fallback",
     "--suite=parity_curated",
