@@ -31,7 +31,9 @@ const USAGE: &str =
                the Rust server against a Godot client (TCP and UDP), the CLI's text
                against the live engine's var_to_str,
                and the Godot parity suite in each setting (editor build, safe mode, each
-               engine-layout probe failed alone, release export template), then part of
+               engine-layout probe failed alone, release export template), through the
+               GDScript fallback FastVariant (with the library, and without it in the
+               editor build and an export to a platform without it), then part of
                it under AddressSanitizer (scripts/asan.sh: in the engine built with it
                when scripts/provision-engine-build.sh has built one, else the library
                alone) and under Valgrind's Memcheck (scripts/memcheck.sh); ends with

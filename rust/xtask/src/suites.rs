@@ -39,10 +39,21 @@ const CHECKED_SUITES: [&str; 3] = [
 /// Fewer values with a history under the checkers than in the other settings, which run
 /// the full count.
 const CHECKED_COUNTS: [(&str, &str); 1] = [("FVC_HISTORY_CASES", "1000")];
+/// What the runs through the GDScript fallback test: its own suite, then the curated
+/// parity, streams and batches, and values-with-history suites through it, with as many
+/// values with a history as under the checkers (each run about 12 s, the one in the
+/// release template about 20 s with the export it needs).
+const FALLBACK_SUITES: [&str; 4] = [
+    "--suite=fallback",
+    "--suite=parity_curated",
+    "--suite=streams_batches",
+    "--suite=values_with_history",
+];
 
 /// The parity suite in every setting, in this order: the default, the demo, safe mode,
-/// each probe failed alone and against a wrong layout, the release template, then the
-/// checked suites under AddressSanitizer and under Memcheck.
+/// each probe failed alone and against a wrong layout, the release template, through the
+/// GDScript fallback (with and without the library), in the double-precision engine, then
+/// the checked suites under AddressSanitizer and under Memcheck.
 pub fn every_setting(godot: &Path, tally: &mut Tally) -> Result<(), String> {
     run_parity_suite(godot, &Setting::default_paths(), &[], tally)?;
     let demo_ok = run_project_script(godot, "res://demo/demo.gd")?;
@@ -55,6 +66,7 @@ pub fn every_setting(godot: &Path, tally: &mut Tally) -> Result<(), String> {
         run_parity_suite(godot, &setting, &["--suite=engine_layout"], tally)?;
     }
     run_parity_suite(godot, &Setting::release_template(), &[], tally)?;
+    run_fallback(godot, tally)?;
     run_double(tally)?;
     run_asan(tally)?;
     let setting = Setting::default_paths();
@@ -77,9 +89,27 @@ fn run_parity_suite(
     if setting.release_template {
         cmd.arg("--release-template");
     }
+    if setting.without_library {
+        cmd.arg("--without-library");
+    }
     cmd.args(args);
     setting.apply(&mut cmd);
     run_counted(&mut cmd, &setting.label, tally)
+}
+
+/// The suites through the GDScript fallback in each of its settings (see
+/// [`Setting::fallback`]), counted in the tally and apart, for `fallback: N passed, N
+/// failed`.
+fn run_fallback(godot: &Path, tally: &mut Tally) -> Result<(), String> {
+    let (before_passed, before_failed) = (tally.passed, tally.failed);
+    for (library, release_template) in [(true, false), (false, false), (false, true)] {
+        let mut setting = Setting::fallback(library, release_template);
+        let counts = CHECKED_COUNTS.iter().map(|&(k, v)| (k, v.to_owned()));
+        setting.env.extend(counts);
+        run_parity_suite(godot, &setting, &FALLBACK_SUITES, tally)?;
+    }
+    tally.fallback = (tally.passed - before_passed, tally.failed - before_failed);
+    Ok(())
 }
 
 /// A memory checker that runs suites of the bundled project: its script, which ends with
