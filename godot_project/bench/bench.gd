@@ -166,7 +166,7 @@ func bench_texts() -> void:
 				bench_one(row, rows[container].call(texts), 1.5)
 	for script: String in Data.TEXT_SCRIPTS:
 		var text := Data.make_texts(script, 16, 128, 1)[0]
-		bench_one_per_call("String of %s, %d characters" % [script, text.length()], text, ["static"], 1.5)
+		bench_one_per_call("String of %s texts, %d characters" % [script, text.length()], text, ["static"], 1.5)
 
 
 ## `texts` as the keys of a Dictionary, each holding its index (a text that repeats, once).

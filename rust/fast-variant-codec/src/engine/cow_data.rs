@@ -639,6 +639,10 @@ unsafe fn widen_block(block: u32, chars: *mut u32) {
 ///
 /// # Safety
 /// `data` must have room for as many characters as `text` has.
+///
+/// Kept out of line: inlined into [`Buffers::string`], its loop compiled to code that took
+/// 1.6 times as long over text of 2-byte characters (docs/BENCHMARKS.md, 2026-11-28).
+#[inline(never)]
 unsafe fn write_chars(data: *mut u32, text: &str) -> usize {
     let mut count = 0;
     for c in text.chars() {

@@ -109,29 +109,42 @@ impl Ffi {
     }
 
     /// Makes in `slot` (as [`make_string`](Self::make_string) does) the String of the text
-    /// `bytes` hold up to their first NUL, when those bytes are not too many and valid
-    /// UTF-8 and the engine's layout is known: checked and decoded in one pass (see
-    /// [`utf32::decode_checked`]). Returns whether it did; else `slot` is left as it was,
-    /// for the caller to read the text by the decoder's rules and make it from that.
+    /// `bytes` hold up to their first NUL, when they are valid UTF-8 and at most
+    /// [`utf32::STACK_MAX`] and not ASCII: checked and decoded in one pass on the stack (see
+    /// [`utf32::decode_checked`]), then copied into the String's buffer (made directly when
+    /// the engine's layout is known, else by the engine's UTF-32 constructor, which checks
+    /// each character and changes none of valid text). Returns whether it did; else `slot`
+    /// is left as it was, for the caller to read the text by the decoder's rules (and to
+    /// get their error) and make it from that.
     ///
     /// # Safety
     /// As for `make_string`.
     #[inline]
     pub unsafe fn make_string_from_utf8(&self, slot: *mut GString, bytes: &[u8]) -> bool {
-        let Some(buffers) = self.buffers else {
-            return false;
-        };
-        if bytes.len() > utf32::CHECKED_MAX {
+        // ASCII is made faster from the checked text: widened straight into the String's
+        // buffer, or by the engine's Latin-1 constructor.
+        if bytes.len() > utf32::STACK_MAX || bytes.is_ascii() {
             return false;
         }
         let mut chars = utf32::chars_buffer();
-        match utf32::decode_checked(bytes, &mut chars).and_then(|c| buffers.string_of_chars(c)) {
-            Some(s) => {
-                // SAFETY: as the caller promises.
-                unsafe { slot.write(s) };
+        let Some(chars) = utf32::decode_checked(bytes, &mut chars) else {
+            return false;
+        };
+        match self.buffers {
+            Some(buffers) => match buffers.string_of_chars(chars) {
+                Some(s) => {
+                    // SAFETY: as the caller promises.
+                    unsafe { slot.write(s) };
+                    true
+                }
+                None => false,
+            },
+            // SAFETY: `slot` is memory for a String (the caller's promise), which the
+            // constructor initializes from `chars.len()` characters, none of them NUL.
+            None => unsafe {
+                (self.string_from_utf32)(slot.cast(), chars.as_ptr(), chars.len() as i64);
                 true
-            }
-            None => false,
+            },
         }
     }
 
@@ -165,13 +178,17 @@ impl Ffi {
     #[inline]
     pub fn raw_string_variant(&self, raw: &RawText<'_>) -> Result<Variant, DecodeError> {
         let mut made = true;
-        // SAFETY: the constructor initializes the String it is given: the call below does,
-        // or says it did not; then an empty String is written for the drop.
+        // SAFETY: the constructor initializes the String it is given: a plain text (ASCII
+        // without NUL) is made from it, any other by the call below, which does or says it
+        // did not; then an empty String is written for the drop.
         let s = unsafe {
-            GString::new_with_uninit(|dest| {
-                made = self.make_string_from_utf8(dest.cast(), raw.bytes_by_rules());
-                if !made {
-                    dest.cast::<GString>().write(GString::new());
+            GString::new_with_uninit(|dest| match raw.plain() {
+                Some(text) => self.make_ascii_string(dest.cast(), text),
+                None => {
+                    made = self.make_string_from_utf8(dest.cast(), raw.bytes_by_rules());
+                    if !made {
+                        dest.cast::<GString>().write(GString::new());
+                    }
                 }
             })
         };

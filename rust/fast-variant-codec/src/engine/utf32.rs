@@ -4,28 +4,29 @@
 
 use std::mem::MaybeUninit;
 
-/// The most bytes [`decode_checked`] takes: texts of up to 128 characters in any script
-/// (4 bytes each at most), whose characters fit in a buffer on the stack (2 KiB).
-pub const CHECKED_MAX: usize = 512;
+/// The most bytes of a text decoded into a buffer on the stack, then copied into one of
+/// exactly its length: texts of up to 16 characters in any script. Past this, checking the
+/// text with SIMD first (simdutf8), then decoding it, is as fast or faster for text of
+/// 3- and 4-byte characters (measured: docs/BENCHMARKS.md, 2026-11-28).
+pub const STACK_MAX: usize = 64;
 
-/// Room for the characters of a text of up to [`CHECKED_MAX`] bytes.
-pub type Chars = [MaybeUninit<u32>; CHECKED_MAX];
+/// Room for the characters of a text of up to [`STACK_MAX`] bytes.
+pub type Chars = [MaybeUninit<u32>; STACK_MAX];
 
 /// A buffer for [`decode_checked`], not initialized.
 pub fn chars_buffer() -> Chars {
-    [MaybeUninit::uninit(); CHECKED_MAX]
+    [MaybeUninit::uninit(); STACK_MAX]
 }
 
-/// The characters of `bytes` (at most [`CHECKED_MAX`]), up to the first NUL, written into
-/// `chars`; `None` when those bytes are not valid UTF-8 by `str`'s rules (no overlong
-/// forms, surrogates, values above U+10FFFF or cut sequences), else the characters written.
-/// ASCII is taken 16 bytes at a time; a `str` would be checked first and decoded after.
+/// The characters of `bytes`, up to the first NUL, written into `chars`; `None` when those
+/// bytes are not valid UTF-8 by `str`'s rules (no overlong forms, surrogates, values above
+/// U+10FFFF or cut sequences) or have more characters than `chars` has room for, else the
+/// characters written. ASCII is taken 16 bytes at a time; a `str` would be checked first
+/// and decoded after.
 #[inline]
-pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut Chars) -> Option<&'c [u32]> {
+pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Option<&'c [u32]> {
     let end = bytes.len();
-    if end > CHECKED_MAX {
-        return None;
-    }
+    let room = chars.len();
     let byte = |at: usize| bytes.get(at).map_or(0, |&b| u32::from(b));
     let cont = |at: usize| {
         let b = byte(at);
@@ -37,8 +38,7 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut Chars) -> Option<&'c [u32
         let lead = byte(at);
         // A run of ASCII: the 16 bytes from its start widened, as many counted as are ASCII
         // (at least this one, unless it is the NUL).
-        if lead < 0x80 && at + 16 <= end {
-            // Then `count + 16 <= CHECKED_MAX`: no more characters than bytes so far.
+        if lead < 0x80 && at + 16 <= end && count + 16 <= room {
             let block: &[u8; 16] = bytes[at..at + 16].try_into().ok()?;
             let ascii = ascii_prefix(block);
             widen16(block, &mut chars[count..count + 16]);
@@ -71,7 +71,7 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut Chars) -> Option<&'c [u32
             }
             _ => return None,
         };
-        chars[count] = MaybeUninit::new(c);
+        *chars.get_mut(count)? = MaybeUninit::new(c);
         count += 1;
         at += len;
     }
@@ -180,16 +180,21 @@ mod tests {
             "abcdefghijklmnopqrstuvwxyz",
             "абвгдежзийклмнопрстуфхцчшщъыьэюя",
         ] {
-            let base: Vec<u8> = base.bytes().cycle().take(CHECKED_MAX).collect();
-            for len in (0..80).chain(CHECKED_MAX - 40..=CHECKED_MAX) {
+            let base: Vec<u8> = base.bytes().cycle().take(STACK_MAX).collect();
+            for len in 0..=STACK_MAX {
                 for piece in pieces {
-                    for at in 0..len.min(72) {
+                    for at in 0..len {
                         let mut bytes = base[..len].to_vec();
                         bytes.splice(at..(at + piece.len()).min(len), piece.iter().copied());
-                        bytes.truncate(CHECKED_MAX);
+                        let expected = reference(&bytes);
                         let decoded =
                             decode_checked(&bytes, &mut chars_buffer()).map(<[u32]>::to_vec);
-                        assert_eq!(decoded, reference(&bytes), "{bytes:?}");
+                        assert_eq!(decoded, expected, "{bytes:?}");
+                        // Into exactly the room the text needs.
+                        let room = expected.as_ref().map_or(0, Vec::len);
+                        let mut exact = vec![MaybeUninit::uninit(); room];
+                        let decoded = decode_checked(&bytes, &mut exact).map(<[u32]>::to_vec);
+                        assert_eq!(decoded, expected, "{bytes:?} in its room");
                     }
                 }
             }
@@ -198,9 +203,12 @@ mod tests {
 
     #[test]
     fn takes_no_more_than_its_room() {
-        let bytes = [b'a'; CHECKED_MAX + 1];
-        assert_eq!(decode_checked(&bytes, &mut chars_buffer()), None);
-        let text = decode_checked(&bytes[..CHECKED_MAX], &mut chars_buffer()).map(<[u32]>::len);
-        assert_eq!(text, Some(CHECKED_MAX));
+        let text = "abcdefghijklmnopqrstuvwxyzé日😀".repeat(2);
+        let room = text.chars().count();
+        let mut short = vec![MaybeUninit::uninit(); room - 1];
+        assert_eq!(decode_checked(text.as_bytes(), &mut short), None);
+        let mut exact = vec![MaybeUninit::uninit(); room];
+        let decoded = decode_checked(text.as_bytes(), &mut exact).map(<[u32]>::to_vec);
+        assert_eq!(decoded, Some(text.chars().map(u32::from).collect()));
     }
 }
