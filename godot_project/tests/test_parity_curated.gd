@@ -447,6 +447,93 @@ func test_large_packed_string_arrays() -> void:
 				name + ": the first bad text is reported: " + codec.get_error_message())
 
 
+## Texts of every script (ASCII, Latin with one accent and with many, Cyrillic and Greek,
+## CJK, emoji and other characters outside the BMP, all mixed) and length (short, medium,
+## long, and around the lengths where the codec reads a text another way): as a String, in
+## a PackedStringArray, an Array and as Dictionary keys, the engine's bytes and values.
+func test_texts_of_every_script_match_the_engine() -> void:
+	var codec := FastVariantCodec.new()
+	var scripts := {
+		"ASCII": "abcdefghijklmnopqrstuvwxyz0123456789 _-.:",
+		"Latin with accents": "àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßœšžłńśźżčřěůőű",
+		"Cyrillic and Greek": "абвгдежзийклмнопрстуфхцчшщъыьэюяΑΒΓΔαβγδεζηθλμξπσφψω ",
+		"CJK": "的一是不了人我在有他这中大来上国個語漢字かなカナ한국어",
+		"emoji and beyond the BMP": "😀😁😂🤣🐉🌍🎉𝄞𝕏𠀀𠜎𠮷𡃁\U10FFFF",
+	}
+	scripts["mixed"] = "".join(scripts.values())
+	var lengths := [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 21, 22, 23, 24, 31, 32, 33, 63, 64, 65,
+			127, 128, 129, 170, 171, 200, 511, 512, 513, 1000, 4096, 70_000]
+	for script in scripts:
+		var chars: String = scripts[script]
+		var texts := PackedStringArray()
+		for length in lengths:
+			var picked := PackedStringArray()
+			picked.resize(length)
+			for i in length:
+				picked[i] = chars[(i * 7 + length) % chars.length()]
+			var text := "".join(picked)
+			texts.append(text)
+			# ASCII with one accented letter, at the start, the middle and the end.
+			if script == "ASCII" and length > 0:
+				for at in [0, length / 2, length - 1]:
+					texts.append(text.left(at) + "é" + text.substr(at + 1))
+		var keys := {}
+		for i in texts.size():
+			keys[texts[i]] = i
+		var values := {"String": texts[texts.size() - 1], "PackedStringArray": texts,
+				"Array of Strings": Array(texts), "Dictionary with String keys": keys}
+		for text in texts:
+			values["String of %d characters" % text.length()] = text
+		for what in values:
+			var value: Variant = values[what]
+			var bytes := var_to_bytes(value)
+			var name := "%s, %s" % [script, what]
+			assert_eq(codec.encode(value), bytes, "encode: " + name)
+			assert_same(codec.decode(bytes), bytes_to_var(bytes), "decode: " + name)
+			assert_same(FastVariantCodec.bytes_to_var(bytes), bytes_to_var(bytes), "static decode: " + name)
+
+
+## Texts that are not valid UTF-8 (overlong forms, surrogates, values above U+10FFFF, cut
+## and stray sequences), alone or after valid text, short and long, before or after a NUL
+## (where the text ends), as a String, in a PackedStringArray, an Array and as a Dictionary
+## key: decoded as the engine decodes them (refused, or the text up to the NUL).
+func test_invalid_utf8_matches_the_engine() -> void:
+	var codec := FastVariantCodec.new()
+	var faults := {
+		"overlong /": [0xC0, 0xAF], "overlong 2-byte": [0xC1, 0xBF],
+		"overlong 3-byte": [0xE0, 0x9F, 0xBF], "overlong 4-byte": [0xF0, 0x8F, 0xBF, 0xBF],
+		"surrogate D800": [0xED, 0xA0, 0x80], "surrogate DFFF": [0xED, 0xBF, 0xBF],
+		"above U+10FFFF": [0xF4, 0x90, 0x80, 0x80], "F5 lead": [0xF5, 0x80, 0x80, 0x80],
+		"stray continuation": [0x80], "FF": [0xFF], "cut 2-byte": [0xC3],
+		"cut 3-byte": [0xE6, 0x97], "cut 4-byte": [0xF0, 0x9F, 0x98],
+		"lead then ASCII": [0xC3, 0x28],
+	}
+	var befores := {"alone": "", "after ASCII": "abc", "after a long text": "é".repeat(40) + "x".repeat(30),
+			"after 600 bytes": "日".repeat(200)}
+	for fault in faults:
+		for before in befores:
+			for after_nul in [false, true]:
+				var text := PackedByteArray(befores[before].to_utf8_buffer())
+				if after_nul:
+					text.append(0)
+				text.append_array(PackedByteArray(faults[fault]))
+				var padded := u32s([text.size()]) + text
+				padded.resize(padded.size() + (4 - text.size() % 4) % 4)
+				var name := "%s %s%s" % [fault, before, " after a NUL" if after_nul else ""]
+				var cases := {
+					"String": u32s([TYPE_STRING]) + padded,
+					"PackedStringArray": u32s([TYPE_PACKED_STRING_ARRAY, 2]) + wire_text("ok") + padded,
+					"Array": u32s([TYPE_ARRAY, 2, TYPE_STRING]) + wire_text("ok") + u32s([TYPE_STRING]) + padded,
+					"Dictionary key": u32s([TYPE_DICTIONARY, 1, TYPE_STRING]) + padded + u32s([TYPE_INT, 1]),
+				}
+				for container in cases:
+					var bytes: PackedByteArray = cases[container]
+					var expected = quietly(func() -> Variant: return bytes_to_var(bytes))
+					assert_same(codec.decode(bytes), expected, "%s in a %s" % [name, container])
+					assert_eq(codec.get_error(), OK if expected != null else ERR_INVALID_DATA,
+							"get_error() for %s in a %s" % [name, container])
+
+
 ## Dictionary keys, whose Strings the codec makes once per call and shares: keys of every
 ## length up to past the shared ones, keys differing in one byte only (at each place), many
 ## more keys than are kept, keys cut at a NUL or starting with a BOM, typed dictionaries,

@@ -363,6 +363,11 @@ impl Build for VariantBuilder {
         Ok(VariantWords::new(self.ffi.string_variant(s)))
     }
 
+    #[inline]
+    fn raw_string(&mut self, raw: &RawText<'_>) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.raw_string_variant(raw)?))
+    }
+
     fn string_name(&mut self, s: &str) -> Result<VariantWords, ReadError> {
         Ok(VariantWords::new(
             self.ffi.string_name_variant(string_name(s)),
@@ -419,6 +424,13 @@ impl Build for VariantBuilder {
                         Some(text) => {
                             // SAFETY: as said above; a plain text is ASCII without NUL.
                             unsafe { ffi.make_ascii_string(slot(i), text) };
+                            Ok(())
+                        }
+                        // SAFETY: as said above.
+                        None if unsafe {
+                            ffi.make_string_from_utf8(slot(i), raw.bytes_by_rules())
+                        } =>
+                        {
                             Ok(())
                         }
                         None => raw.text_by_rules().map(|text| {

@@ -26,6 +26,7 @@ pub mod probes;
 pub mod string;
 mod switch_names;
 pub mod typed_containers;
+mod utf32;
 mod variant;
 
 use godot::builtin::VarDictionary;

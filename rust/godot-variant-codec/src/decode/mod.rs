@@ -14,8 +14,8 @@ pub use rules::{RawNodePath, RawText};
 use rules::{
     build_scalar, check_script_value, godot2_special, read_container_count, read_header,
     read_inline_math, read_node_path, read_object_id, read_object_start, read_packed,
-    read_packed_strings_count, read_rid, read_scalar, read_text, read_typed_container,
-    read_windowed_text, reserve,
+    read_packed_strings_count, read_raw_text, read_rid, read_scalar, read_text,
+    read_typed_container, read_windowed_text, reserve,
 };
 
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
@@ -164,8 +164,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let value = match t {
             T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, header.is_wide()),
             T::String => {
-                let s = self.text()?;
-                return self.b.string(s);
+                let raw = read_raw_text(&mut self.r)?;
+                return self.b.raw_string(&raw);
             }
             T::StringName => {
                 let s = self.text()?;

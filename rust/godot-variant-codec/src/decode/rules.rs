@@ -434,6 +434,15 @@ impl<'a> RawText<'a> {
         self.length as usize
     }
 
+    /// The text's bytes with the first rule of [`text`](Self::text) applied (a leading BOM
+    /// dropped), the others not: they may hold a NUL (where the text ends) and need not be
+    /// valid UTF-8 (when they are not, up to that NUL, `text` fails).
+    #[inline(always)]
+    pub fn bytes_by_rules(&self) -> &'a [u8] {
+        let bytes = &self.padded_bytes[..self.length as usize];
+        bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+    }
+
     /// [`text`](Self::text), each rule applied: for a text that [`plain`](Self::plain) did
     /// not take, which `text` would check again.
     #[inline(always)]
