@@ -397,6 +397,43 @@ func test_crafted_bytes_match_bytes_to_var() -> void:
 ## Large PackedStringArrays, whose texts are read and made in pieces shared with other
 ## threads: the engine's values, and the error of the first bad text wherever the pieces
 ## split (a later bad text, or a text cut short after it, must not be the one reported).
+func test_containers_of_large_packed_arrays() -> void:
+	# A container's large packed arrays are copied from their own memory into the returned
+	# bytes after the walk (without full objects), the rest from a buffer: every size around
+	# the threshold, odd sizes (padding), each element type, shared and nested.
+	var codec := FastVariantCodec.new()
+	var packed := []
+	for size in [0, 1, 4095, 4096, 4097, 65537, (1 << 20) + 3]:
+		var bytes := PackedByteArray()
+		bytes.resize(size)
+		for i in range(0, size, 97):
+			bytes[i] = i & 0xFF
+		packed.append(bytes)
+	var ints := PackedInt32Array(range(3000))
+	var longs := PackedInt64Array(range(0, 9000 * 7, 7))
+	var floats := PackedFloat32Array()
+	var doubles := PackedFloat64Array()
+	var vectors := PackedVector3Array()
+	var colors := PackedColorArray()
+	for i in 5000:
+		floats.append(i * 0.5)
+		doubles.append(i / 3.0)
+		vectors.append(Vector3(i, -i, 0.25))
+		colors.append(Color(i / 5000.0, 0.5, 1, 1))
+	packed.append_array([ints, longs, floats, doubles, vectors, colors])
+	var values := [packed, {"a": packed[6], 7: ints, "n": [[packed[5], "x"], vectors]},
+			[packed[4], packed[4], "between", packed[6]], [PackedStringArray(["a", "b"]), colors]]
+	for value in values:
+		var expected := var_to_bytes(value)
+		assert_eq(codec.encode(value), expected, "encode of %d bytes" % expected.size())
+		assert_eq(FastVariantCodec.var_to_bytes(value), expected, "static var_to_bytes")
+		assert_eq(codec.encode_batch([value, 1, value]), [expected, var_to_bytes(1), expected],
+				"encode_batch")
+		codec.full_objects = true
+		assert_eq(codec.encode(value), var_to_bytes_with_objects(value), "encode, full objects")
+		codec.full_objects = false
+
+
 func test_large_packed_string_arrays() -> void:
 	var codec := FastVariantCodec.new()
 	const COUNT := 20_000

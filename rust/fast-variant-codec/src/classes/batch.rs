@@ -20,15 +20,12 @@ use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
 use crate::classes::failure::Failure;
-use crate::convert::encode_output::{self, encode_with, Filled, OutSink};
+use crate::convert::encode_output::{self, encode_with, Filled, OutSink, GATHERED_SLICE_MIN};
 use crate::convert::variant_builder::{ReadErrorKind, VariantBuilder};
 use crate::convert::variant_writer::{holds_values, VariantWriter, WriteMode};
 use crate::engine::cow_data;
 use crate::engine::ffi::ffi;
 use crate::engine::parallel;
-
-/// Copies smaller than this are made at once, on the calling thread.
-const DEFERRED_COPY_MIN: usize = 4096;
 
 /// Deferred copies adding up to less than this run on the calling thread alone: below it,
 /// sharing them with the pool costs more than it saves (guarded by bench.gd's rows
@@ -68,7 +65,7 @@ impl Sink for DeferringSink<'_> {
     }
     fn put_slice<T: Plain>(&mut self, items: &[T]) {
         let bytes = memory_of(items);
-        if bytes.len() < DEFERRED_COPY_MIN {
+        if bytes.len() < GATHERED_SLICE_MIN {
             self.out.put_bytes(bytes);
         } else if let Some(dst) = self.out.next_bytes(bytes.len()) {
             // The room is reserved now and filled by the deferred copy.
