@@ -399,8 +399,9 @@ func test_crafted_bytes_match_bytes_to_var() -> void:
 ## split (a later bad text, or a text cut short after it, must not be the one reported).
 func test_containers_of_large_packed_arrays() -> void:
 	# A container's large packed arrays are copied from their own memory into the returned
-	# bytes after the walk (without full objects), the rest from a buffer: every size around
-	# the threshold, odd sizes (padding), each element type, shared and nested.
+	# bytes after the walk (without full objects), the rest from a buffer, in every encoding
+	# call: every size around the threshold, odd sizes (padding), each element type, shared
+	# and nested.
 	var codec := FastVariantCodec.new()
 	var packed := []
 	for size in [0, 1, 4095, 4096, 4097, 65537, (1 << 20) + 3]:
@@ -429,6 +430,10 @@ func test_containers_of_large_packed_arrays() -> void:
 		assert_eq(FastVariantCodec.var_to_bytes(value), expected, "static var_to_bytes")
 		assert_eq(codec.encode_batch([value, 1, value]), [expected, var_to_bytes(1), expected],
 				"encode_batch")
+		var peer := StreamPeerBuffer.new()
+		for item in [value, 1, value]:
+			peer.put_var(item)
+		assert_eq(codec.encode_stream([value, 1, value]), peer.data_array, "encode_stream")
 		codec.full_objects = true
 		assert_eq(codec.encode(value), var_to_bytes_with_objects(value), "encode, full objects")
 		codec.full_objects = false

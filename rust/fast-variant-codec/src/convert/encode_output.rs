@@ -6,8 +6,9 @@ use std::ffi::c_void;
 
 use godot::builtin::{PackedByteArray, Variant};
 use godot::sys::GodotFfi;
+use godot_variant_codec::stream::{frame_prefix, PREFIX_LEN};
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SizeCounter, SliceSink};
-use godot_variant_codec::{EncodeOptions, Encoder};
+use godot_variant_codec::{EncodeError, EncodeOptions, Encoder};
 
 use crate::convert::variant_writer::{holds_values, VariantWriter, WriteError, WriteMode};
 use crate::engine::ffi::ffi;
@@ -116,6 +117,33 @@ impl<'b> GatherSink<'b> {
             slices: Vec::new(),
             gathered: 0,
         }
+    }
+
+    /// Writes one frame, as `store_var` / `put_var` write a value (the stream's framing
+    /// rule: [`frame_prefix`]): its length, then the body `write_body` writes. On error the
+    /// sink holds part of the frame: the caller drops it.
+    pub fn frame<E: From<EncodeError>>(
+        &mut self,
+        write_body: impl FnOnce(&mut Self) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let start = self.position();
+        let at = self.buffer.len();
+        self.buffer.put(0u32);
+        write_body(self)?;
+        let len = self.position() - start - PREFIX_LEN;
+        // The body's header, put whole, lies in the buffer.
+        let prefix = frame_prefix(start, len, self.buffer[at + PREFIX_LEN])?;
+        self.buffer[at..at + PREFIX_LEN].copy_from_slice(&prefix);
+        Ok(())
+    }
+
+    /// A new PackedByteArray holding every byte (see [`copy_into`](Self::copy_into)).
+    pub fn packed_bytes(&self) -> PackedByteArray {
+        let mut out = PackedByteArray::new();
+        // SAFETY: a new array, held here, whose every byte `copy_into` writes.
+        let memory = unsafe { ffi().sized_bytes(out.sys_mut().cast(), self.position()) };
+        self.copy_into(memory);
+        out
     }
 
     /// Writes every byte into `out` (exactly [`position`](Sink::position) long): the
