@@ -47,7 +47,7 @@ def create(stage, out):
                 info.external_attr = (0o40755 << 16) | 0x10
                 z.writestr(info, b"")
                 continue
-            library = name.endswith((".so", ".dll"))
+            library = name.endswith((".so", ".dll", ".dylib"))
             info.external_attr = (0o100755 if library else 0o100644) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             with open(path, "rb") as f:

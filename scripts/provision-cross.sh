@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Provisions what `cargo xtask package` needs to build and check the Windows x86_64 and
-# Linux arm64 libraries, all into .cache/ (git-ignored), and prints the path asked for:
+# Provisions what `cargo xtask package` needs to build and check the Windows x86_64, Linux
+# arm64 and macOS libraries, all into .cache/ (git-ignored), and prints the path asked for:
 #
 #   scripts/provision-cross.sh toolchains   # prints .cache/cross
 #   scripts/provision-cross.sh wine         # prints .cache/wine/root
 #   scripts/provision-cross.sh godot-arm64  # prints .cache/godot-arm64/godot (a wrapper)
+#   scripts/provision-cross.sh apple        # prints .cache/cross (zig/, rcodesign/ in it)
 #
 # toolchains: Debian's cross compilers (gcc-mingw-w64-x86-64-posix, gcc-aarch64-linux-gnu,
 #   their binutils and C libraries) and qemu-user-static, of this machine's Debian release,
@@ -19,6 +20,12 @@
 #   (rustup's, or $RUSTC) is not changed.
 # wine: a Debian sid root with Wine 10 (bookworm's Wine 8 cannot load a Rust DLL: it has no
 #   bcryptprimitives.dll), made by mmdebstrap; run in a chroot of it (see package.rs).
+# apple: what the macOS library is built and signed with, all at pinned versions. Zig (the
+#   ziglang package, whose linker and macOS system-library stubs link Mach-O) and
+#   cargo-zigbuild (which makes Zig cargo's linker) from PyPI, installed with pip --target
+#   into .cache/cross/zig; rcodesign (the apple-codesign crate, Apple code signing in pure
+#   Rust: universal files, ad-hoc signatures, verification) from crates.io, built with the
+#   machine's cargo into .cache/cross/rcodesign (about 15 minutes, once).
 # godot-arm64: Debian sid's arm64 Godot in an extract-variant root (no maintainer scripts
 #   run, so no emulation is needed to make it), plus the merged-usr links that variant does
 #   not make, and a wrapper running it under qemu-aarch64-static.
@@ -217,6 +224,41 @@ EOF
   chmod +x "$cross/rustc"
 }
 
+# --- apple ------------------------------------------------------------------------------------
+
+ZIGLANG_VERSION=0.17.1
+CARGO_ZIGBUILD_VERSION=0.24.0
+APPLE_CODESIGN_VERSION=0.29.0
+
+provision_apple() {
+  local cross="$cache_dir/cross" want
+  want="ziglang==$ZIGLANG_VERSION cargo-zigbuild==$CARGO_ZIGBUILD_VERSION"
+  if [ "$(cat "$cross/zig/.provisioned" 2>/dev/null)" != "$want" ]; then
+    echo "provisioning $want into $cross/zig (pip, ~50 MB)" >&2
+    rm -rf "$cross/zig.partial"
+    # shellcheck disable=SC2086 # $want is the two requirements.
+    python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+      --target "$cross/zig.partial" $want >&2 || fail "pip install $want failed"
+    rm -rf "$cross/zig"
+    mv "$cross/zig.partial" "$cross/zig"
+    echo "$want" >"$cross/zig/.provisioned"
+  fi
+  [ "$("$cross/zig/ziglang/zig" version)" = "$ZIGLANG_VERSION" ] || fail "$cross/zig/ziglang/zig does not run"
+  "$cross/zig/bin/cargo-zigbuild" --version >/dev/null || fail "$cross/zig/bin/cargo-zigbuild does not run"
+
+  local rcodesign="$cross/rcodesign/bin/rcodesign"
+  if [ "$("$rcodesign" --version 2>/dev/null)" != "apple-codesign $APPLE_CODESIGN_VERSION" ]; then
+    echo "building rcodesign (apple-codesign $APPLE_CODESIGN_VERSION) into $cross/rcodesign (about 15 minutes)" >&2
+    # Without the default notarize feature (AWS and App Store Connect clients): signing and
+    # verifying need none of it.
+    nice -n 19 "${CARGO:-cargo}" install --quiet --locked --no-default-features \
+      --version "$APPLE_CODESIGN_VERSION" --root "$cross/rcodesign" apple-codesign >&2 ||
+      fail "cargo install apple-codesign $APPLE_CODESIGN_VERSION failed"
+  fi
+  "$rcodesign" --version >/dev/null || fail "$rcodesign does not run"
+  echo "$cross"
+}
+
 # --- roots made by mmdebstrap ---------------------------------------------------------------
 
 # mmdebstrap ARGS... ROOT: makes ROOT from sid, replacing the old one only once complete.
@@ -266,5 +308,6 @@ case "${1:-}" in
   toolchains) provision_toolchains ;;
   wine) provision_wine ;;
   godot-arm64) provision_godot_arm64 ;;
-  *) echo "usage: $0 toolchains|wine|godot-arm64" >&2; exit 2 ;;
+  apple) provision_apple ;;
+  *) echo "usage: $0 toolchains|wine|godot-arm64|apple" >&2; exit 2 ;;
 esac

@@ -2,7 +2,7 @@
 # Runs the bundled Godot project (godot_project/) in Godot 4.6.3's release export template:
 # the engine as shipped games run it (no DEBUG_ENABLED), which the editor build never is.
 #
-#   scripts/release-template.sh [user args ...]
+#   scripts/release-template.sh [--without-library] [user args ...]
 #
 #   scripts/release-template.sh --run-tests [--suite=TEXT ...] [name-filter ...]   # the suites
 #   scripts/release-template.sh --bench --out=/abs/bench.md [--runs=N ...]         # bench.gd
@@ -26,29 +26,45 @@
 #                           .gdextension's linux.release.x86_64 entry
 # Never put a pack into the cached root itself: next to its loader it would be loaded by
 # the editor as well.
+#
+# --without-library exports, instead, the copy of the project whose .gdextension lists no
+# Linux library (scripts/project-without-library.sh unlisted), as an export to a platform
+# the addon has no library for carries it, into .cache/godot/release-without-library/ with
+# no library beside the runner: the GDScript fallback FastVariant then works through the
+# engine's functions. What the export and the start print about the extension is there in
+# export.log and the run's output (docs/PLATFORMS.md).
 set -euo pipefail
 
 repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-project_dir="$repo_dir/godot_project"
-addon_dir="$repo_dir/addons/fast_variant_codec"
 root="$repo_dir/.cache/godot/root"
-run_dir="$repo_dir/.cache/godot/release"
 name=fvc-release-runner
 
 fail() { echo "release-template.sh: $*" >&2; exit 1; }
 
 editor=$("$repo_dir/scripts/provision-godot.sh")
 
-# The library, under the name the exported .gdextension asks for: the engine looks for a
-# library that is not in the pack next to the executable, by its file name.
-library_entry=$(sed -n 's/^linux\.release\.x86_64 *= *"\(.*\)"/\1/p' "$addon_dir/fast_variant_codec.gdextension")
-[ -n "$library_entry" ] || fail "no linux.release.x86_64 library in $addon_dir/fast_variant_codec.gdextension"
-library="$addon_dir/${library_entry#./}"
-[ -f "$library" ] || fail "no library at $library; run addons/fast_variant_codec/build.sh"
-
-rm -rf "$run_dir"
-mkdir -p "$run_dir"
-cp "$library" "$run_dir/$(basename "$library_entry")"
+without_library=false
+if [ "${1:-}" = --without-library ]; then
+  shift
+  without_library=true
+  project_dir=$("$repo_dir/scripts/project-without-library.sh" unlisted)
+  run_dir="$repo_dir/.cache/godot/release-without-library"
+  rm -rf "$run_dir"
+  mkdir -p "$run_dir"
+else
+  project_dir="$repo_dir/godot_project"
+  addon_dir="$repo_dir/addons/fast_variant_codec"
+  run_dir="$repo_dir/.cache/godot/release"
+  # The library, under the name the exported .gdextension asks for: the engine looks for a
+  # library that is not in the pack next to the executable, by its file name.
+  library_entry=$(sed -n 's/^linux\.release\.x86_64 *= *"\(.*\)"/\1/p' "$addon_dir/fast_variant_codec.gdextension")
+  [ -n "$library_entry" ] || fail "no linux.release.x86_64 library in $addon_dir/fast_variant_codec.gdextension"
+  library="$addon_dir/${library_entry#./}"
+  [ -f "$library" ] || fail "no library at $library; run addons/fast_variant_codec/build.sh"
+  rm -rf "$run_dir"
+  mkdir -p "$run_dir"
+  cp "$library" "$run_dir/$(basename "$library_entry")"
+fi
 
 if [ -n "${GODOT_TEMPLATE_RELEASE:-}" ]; then
   [ -x "$GODOT_TEMPLATE_RELEASE" ] || fail "GODOT_TEMPLATE_RELEASE=$GODOT_TEMPLATE_RELEASE is not executable"
@@ -85,6 +101,10 @@ if ! export_pack && ! export_pack; then
   fail "exporting godot_project with the \"Linux\" preset failed (log: $export_log)"
 fi
 mv "$run_dir/export.pck" "$run_dir/$name.pck"
+if $without_library; then
+  echo "release-template.sh: what the export said of the GDExtension:" >&2
+  grep -i -A1 "gdextension" "$export_log" >&2 || echo "  (nothing)" >&2
+fi
 
 cd "$run_dir"
 exec "${runner[@]}" --headless -- "$@"

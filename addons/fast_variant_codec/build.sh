@@ -5,16 +5,26 @@
 #
 #   addons/fast_variant_codec/build.sh           # release build (what to ship and test)
 #   addons/fast_variant_codec/build.sh --debug   # debug build, for working on the crate
+#   addons/fast_variant_codec/build.sh --double  # release build for double-precision engines
+#
+# --double builds bin/libfast_variant_codec.linux.x86_64.double.so, which the
+# .gdextension's `double` entries name, for engines built with `precision=double`. gdext
+# generates such a binding only from the engine's own API description: the script dumps it
+# (`--dump-extension-api`) from $GODOT_DOUBLE, else from the engine that
+# scripts/provision-engine-build.sh double has built (it does not build one: that takes an
+# hour or more).
 set -euo pipefail
 
 addon_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_dir=$(cd "$addon_dir/../.." && pwd)
 
 profile=release
+double=0
 case "${1:-}" in
   "") ;;
   --debug) profile=debug ;;
-  *) echo "usage: $0 [--debug]" >&2; exit 2 ;;
+  --double) double=1 ;;
+  *) echo "usage: $0 [--debug | --double]" >&2; exit 2 ;;
 esac
 
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
@@ -23,15 +33,37 @@ if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
 fi
 
 cd "$repo_dir"
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+mkdir -p "$addon_dir/bin"
+
+if [ "$double" = 1 ]; then
+  engine=$("$repo_dir/scripts/provision-engine-build.sh" double --check) || {
+    echo "build.sh --double: $engine" >&2
+    exit 1
+  }
+  # Its own target directory: the features differ, and would rebuild the other library.
+  double_dir="$target_dir/double"
+  mkdir -p "$double_dir/api"
+  json="$double_dir/api/extension_api.json"
+  if [ ! -s "$json" ] || [ "$(readlink -f "$engine")" -nt "$json" ]; then
+    (cd "$double_dir/api" && "$engine" --headless --dump-extension-api >/dev/null 2>&1) || true
+    [ -s "$json" ] || { echo "build.sh --double: $engine wrote no extension_api.json" >&2; exit 1; }
+  fi
+  GDRUST_GODOT_API_JSON="$json" CARGO_TARGET_DIR="$double_dir" cargo build --release \
+    -p fast-variant-codec --no-default-features --features double-precision
+  cp "$double_dir/release/libfast_variant_codec.so" "$addon_dir/bin/.libfast_variant_codec.tmp"
+  mv "$addon_dir/bin/.libfast_variant_codec.tmp" "$addon_dir/bin/libfast_variant_codec.linux.x86_64.double.so"
+  echo "installed the double-precision build in $addon_dir/bin/libfast_variant_codec.linux.x86_64.double.so"
+  exit 0
+fi
+
 if [ "$profile" = release ]; then
   cargo build --release -p fast-variant-codec
 else
   cargo build -p fast-variant-codec
 fi
 
-target_dir=$(cargo metadata --format-version 1 --no-deps |
-  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-mkdir -p "$addon_dir/bin"
 # Copy to a temporary name and rename: a running Godot keeps the old file mapped.
 cp "$target_dir/$profile/libfast_variant_codec.so" "$addon_dir/bin/.libfast_variant_codec.tmp"
 mv "$addon_dir/bin/.libfast_variant_codec.tmp" "$addon_dir/bin/libfast_variant_codec.linux.x86_64.so"

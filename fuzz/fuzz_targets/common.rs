@@ -74,7 +74,10 @@ pub fn has_text_starting_with_bom(v: &Value) -> bool {
     let own = match v {
         Value::String(s) | Value::StringName(s) => bom(s),
         Value::PackedStringArray(items) => items.iter().any(bom),
-        Value::NodePath(p) => p.names.iter().chain(&p.subnames).any(bom),
+        Value::NodePath(p) => p
+            .names()
+            .chain(p.subnames())
+            .any(|s| s.starts_with('\u{FEFF}')),
         Value::Signal(sig) => bom(&sig.name),
         Value::Object(Object::Full(full)) => {
             bom(&full.class) || full.properties.iter().any(|(name, _)| bom(name))

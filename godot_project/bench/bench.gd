@@ -68,6 +68,7 @@ func _initialize() -> void:
 		bench_one("Dictionary, 10k entries of [int, float, String, Vector3]", Data.make_big_dictionary(), 1.0)
 		bench_one("Dictionary, 10k entries that lived (erased and put back, Array keys appended to)",
 				Data.make_lived_dictionary(), 1.0)
+		bench_texts()
 		bench_batches()
 		bench_small()
 	check_no_leak()
@@ -143,6 +144,39 @@ func bench_one(label: String, value: Variant, target: float) -> void:
 			func() -> Variant: return _codec.decode(bytes), target, bytes.size())
 
 
+## Texts of every script and length (Data.TEXT_SCRIPTS, Data.TEXT_LENGTHS) in the three
+## containers that hold many: a PackedStringArray, an Array of Strings and a Dictionary with
+## String keys (int values); then one String per call (static methods), for each script.
+func bench_texts() -> void:
+	for script: String in Data.TEXT_SCRIPTS:
+		for length: Array in Data.TEXT_LENGTHS:
+			var label := "texts, %s, %s x %d" % [script, length[0], length[3]]
+			var rows := {
+				"PackedStringArray": func(texts: PackedStringArray) -> Variant: return texts,
+				"Array of Strings": func(texts: PackedStringArray) -> Variant: return Array(texts),
+				"Dictionary with String keys": func(texts: PackedStringArray) -> Variant: return keyed(texts),
+			}
+			var texts := PackedStringArray()
+			for container: String in rows:
+				var row := "%s: %s" % [label, container]
+				if not _only.is_empty() and not row.contains(_only):
+					continue
+				if texts.is_empty():
+					texts = Data.make_texts(script, length[1], length[2], length[3])
+				bench_one(row, rows[container].call(texts), 1.5)
+	for script: String in Data.TEXT_SCRIPTS:
+		var text := Data.make_texts(script, 16, 128, 1)[0]
+		bench_one_per_call("String of %s texts, %d characters" % [script, text.length()], text, ["static"], 1.5)
+
+
+## `texts` as the keys of a Dictionary, each holding its index (a text that repeats, once).
+static func keyed(texts: PackedStringArray) -> Dictionary:
+	var d := {}
+	for i in texts.size():
+		d[texts[i]] = i
+	return d
+
+
 func bench_batches() -> void:
 	var dicts := []
 	for i in Data.BATCH_DICTS:
@@ -215,7 +249,9 @@ func bench_small() -> void:
 ## lambda called per call: calling a lambda costs more than the call it would wrap, and not
 ## the same on both sides (a lambda that reaches the codec, through a member or a capture,
 ## pays for it on every call, the engine's does not; docs/BENCHMARKS.md has the figures).
-func bench_one_per_call(what: String, value: Variant) -> void:
+## `kinds`: only the kinds of call whose names end with one of them (all when empty);
+## `target`: each row's ratio target.
+func bench_one_per_call(what: String, value: Variant, kinds := [] as Array, target := 1.2) -> void:
 	var bytes := var_to_bytes(value)
 	if not check_one(what, value, bytes):
 		return
@@ -230,7 +266,9 @@ func bench_one_per_call(what: String, value: Variant) -> void:
 		["encode, static", engine_encode, static_encode_calls.bind(value, reps)],
 		["decode, static", engine_decode, static_decode_calls.bind(bytes, reps)],
 	]:
-		compare("one %s per call: %s (time per call)" % [what, row[0]], row[1], row[2], 1.2,
+		if not kinds.is_empty() and not kinds.any(func(kind: String) -> bool: return row[0].ends_with(kind)):
+			continue
+		compare("one %s per call: %s (time per call)" % [what, row[0]], row[1], row[2], target,
 				bytes.size(), reps)
 
 

@@ -10,6 +10,10 @@
 extends SceneTree
 
 const Data := preload("res://bench/workloads.gd")
+## The texts of the `*_texts` workloads: their script and their length (an index of
+## Data.TEXT_LENGTHS).
+var _text_script := "Latin, one accent"
+var _text_length := 1
 
 
 func _initialize() -> void:
@@ -24,6 +28,10 @@ func _initialize() -> void:
 			side = arg.trim_prefix("--side=")
 		elif arg.begins_with("--seconds="):
 			seconds = arg.trim_prefix("--seconds=").to_float()
+		elif arg.begins_with("--script="):
+			_text_script = arg.trim_prefix("--script=")
+		elif arg.begins_with("--length="):
+			_text_length = arg.trim_prefix("--length=").to_int()
 		elif arg.begins_with("--runs="):
 			fixed_runs = arg.trim_prefix("--runs=").to_int()
 	var codec := FastVariantCodec.new()
@@ -62,6 +70,12 @@ func make_work(workload: String, codec_side: bool, codec: FastVariantCodec) -> C
 			return one(workload.begins_with("encode"), codec_side, Data.make_floats(Data.PACKED_COUNT), codec)
 		"encode_int64s", "decode_int64s":
 			return one(workload.begins_with("encode"), codec_side, Data.make_int64s(Data.PACKED_COUNT), codec)
+		"encode_texts", "decode_texts":
+			# --script=NAME (one of Data.TEXT_SCRIPTS) and --length=N (0, 1, 2: short,
+			# medium, long): a PackedStringArray of those texts.
+			var length: Array = Data.TEXT_LENGTHS[_text_length]
+			return one(workload.begins_with("encode"), codec_side,
+					Data.make_texts(_text_script, length[1], length[2], length[3]), codec)
 		"encode_small", "decode_small":
 			var small := Data.make_small_dictionary(7)
 			var single := one(workload.begins_with("encode"), codec_side, small, codec)

@@ -85,6 +85,57 @@ static func make_strings(count: int) -> PackedStringArray:
 	return a
 
 
+## The scripts of the text rows, each the characters its texts are drawn from: ASCII; Latin
+## letters with one accented letter in each text, and with many; Cyrillic and Greek; CJK;
+## emoji and other characters outside the BMP (4 bytes in UTF-8); and all of them mixed.
+const TEXT_SCRIPTS := ["ASCII", "Latin, one accent", "Latin, accents", "Cyrillic/Greek", "CJK",
+		"emoji", "mix"]
+const ASCII_CHARS := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.:"
+const ACCENTED_CHARS := "àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßœšžłńśźżčřěůőű"
+const CYRILLIC_GREEK_CHARS := "абвгдежзийклмнопрстуфхцчшщъыьэюяАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЭЮЯαβγδεζηθικλμνξοπρστυφχψωΑΒΓΔΘΛΞΠΣΦΨΩ "
+const CJK_CHARS := "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可里后小么心多天而能好都然没日于起还发成事只作当想看文無開發日本語漢字かなカナ한국어글"
+const EMOJI_CHARS := "😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰🙂🤗🤩🤔🤨😐😑😶🙄😏😣😥😮🤐😯😪😫🥱😴😌😛😜😝🤤😒😓😔😕🙃🤑😲🙁😖😞😟😤😢😭😦😧😨😩🤯😬😰😱🥵🥶😳🤪😵🥴😠😡🤬😷🤒🤕🤢🤮🤧😇🥳🥺🤠🤡🤥🤫🤭🧐🤓😈👿👹👺💀👻👽🤖💩😺🐉🐲🌍🌎🌏🎉🎊🎈𝄞𝕏𠀀𠜎𠮷𡃁"
+## Text lengths of the rows, in characters: [label, least, most, how many texts].
+const TEXT_LENGTHS := [["short (0-16)", 0, 16, 20_000], ["medium (16-128)", 16, 128, 4_000],
+		["long (1k-64k)", 1024, 65_536, 24]]
+
+
+## `count` texts of `script` (one of TEXT_SCRIPTS), each of `least` to `most` characters:
+## pieces of one long text drawn from the script's characters (the same on every run).
+static func make_texts(script: String, least: int, most: int, count: int) -> PackedStringArray:
+	var rng := rng_for(8 + TEXT_SCRIPTS.find(script))
+	var base := text_of(script, maxi(most * 2, 4096), rng)
+	var a := PackedStringArray()
+	a.resize(count)
+	for i in count:
+		var length := rng.randi_range(least, most)
+		var s := base.substr(rng.randi_range(0, base.length() - length), length)
+		if script == "Latin, one accent" and length > 0:
+			# Exactly one accented letter, anywhere in the text.
+			var at := rng.randi_range(0, length - 1)
+			s = s.substr(0, at) + ACCENTED_CHARS[rng.randi_range(0, ACCENTED_CHARS.length() - 1)] + s.substr(at + 1)
+		a[i] = s
+	return a
+
+
+## A text of `length` characters of `script`, in runs of 8 drawn from one of its pools.
+static func text_of(script: String, length: int, rng: RandomNumberGenerator) -> String:
+	var pools: Array = {
+		"ASCII": [ASCII_CHARS], "Latin, one accent": [ASCII_CHARS],
+		"Latin, accents": [ASCII_CHARS, ACCENTED_CHARS], "Cyrillic/Greek": [CYRILLIC_GREEK_CHARS],
+		"CJK": [CJK_CHARS], "emoji": [EMOJI_CHARS],
+		"mix": [ASCII_CHARS, ACCENTED_CHARS, CYRILLIC_GREEK_CHARS, CJK_CHARS, EMOJI_CHARS],
+	}[script]
+	var chars := PackedStringArray()
+	chars.resize(length)
+	var pool: String = pools[0]
+	for i in length:
+		if i % 8 == 0:
+			pool = pools[rng.randi_range(0, pools.size() - 1)]
+		chars[i] = pool[rng.randi_range(0, pool.length() - 1)]
+	return "".join(chars)
+
+
 ## 10 000 String keys, each holding [int, float, String, Vector3].
 static func make_big_dictionary() -> Dictionary:
 	var rng := rng_for(6)

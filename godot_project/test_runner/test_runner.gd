@@ -9,7 +9,15 @@
 ## given several times selects the union.
 ##
 ## A test fails on a failed assertion or on a script error ("SCRIPT ERROR:") while it
-## runs, on any thread; a script error outside a test fails the run.
+## runs, on any thread; a script error outside a test fails the run. A test may skip itself
+## (test_suite.gd's `skip`): it is printed with its reason and counted apart, neither
+## passed nor failed; the last line then ends ", N skipped".
+##
+## FVC_CODEC=FastVariant in the environment runs the suites through the addon's GDScript
+## fallback: each suite is compiled from its source with `FastVariant` in place of every
+## `FastVariantCodec` in its code (the fallback has the same API), so that the same tests check it,
+## with the library loaded (it forwards every call) and without it (a project without the
+## `.gdextension`, where such a suite could not even be compiled as written).
 ##
 ## This is the project's main scene, so an exported pack runs it too: Godot's release
 ## export template can run neither --script nor --path (scripts/release-template.sh).
@@ -19,6 +27,9 @@
 extends Node
 
 const SUITES_DIR := "res://tests"
+const TestSuite := preload("res://test_runner/test_suite.gd")
+## In a suite's source: a double-quoted text, or the library class's name.
+static var _name_or_text := RegEx.create_from_string("\"(\\\\.|[^\"\\\\])*\"|\\bFastVariantCodec\\b")
 const ScriptErrorLog := preload("res://test_runner/script_error_log.gd")
 ## User args that run a `--script` main-loop script instead of the tests.
 const ENTRY_SCRIPTS := {"--bench": "res://bench/bench.gd", "--shapes": "res://bench/shapes.gd",
@@ -48,13 +59,14 @@ func _ready() -> void:
 	OS.add_logger(errors)
 	var passed := 0
 	var failed := 0
+	var skipped := 0
 	var errors_in_tests := 0
 	var started := Time.get_ticks_msec()
 
 	for path in _suite_paths(suite_filters):
 		print(path.trim_prefix(SUITES_DIR + "/"))
 		var errors_before_load := errors.count()
-		var script: GDScript = load(path)
+		var script := _load_suite(path)
 		if script == null or not script.can_instantiate():
 			print("  (the suite does not load) ... FAILED")
 			failed += 1
@@ -75,7 +87,10 @@ func _ready() -> void:
 				errors_in_tests += new_errors
 				problems.append("%d script error(s), the last: %s" % [new_errors, errors.last()])
 			var took := "(%d ms)" % (Time.get_ticks_msec() - test_started)
-			if problems.is_empty():
+			if problems.is_empty() and suite.skipped():
+				skipped += 1
+				print("  %s ... skipped (%s)" % [test, suite.skipped()])
+			elif problems.is_empty():
 				passed += 1
 				print("  %s ... ok %s" % [test, took])
 			else:
@@ -91,7 +106,7 @@ func _ready() -> void:
 	if passed + failed == 0:
 		print("no test ran")
 	print("(%.1f s)" % ((Time.get_ticks_msec() - started) / 1000.0))
-	print("%d passed, %d failed" % [passed, failed])
+	print("%d passed, %d failed%s" % [passed, failed, ", %d skipped" % skipped if skipped else ""])
 	OS.remove_logger(errors)
 	get_tree().quit(0 if failed == 0 and passed > 0 else 1)
 
@@ -108,6 +123,9 @@ static func mode() -> String:
 	for variable in ["FAST_VARIANT_CODEC_ENGINE_LAYOUT", "FAST_VARIANT_CODEC_FAILED_PROBES"]:
 		if OS.has_environment(variable):
 			settings.append("%s=%s" % [variable, OS.get_environment(variable)])
+	if TestSuite.through_fallback():
+		settings.append("through FastVariant, %s" % ("the library loaded" if TestSuite.has_library()
+				else "without the library: the engine's functions"))
 	if ClassDB.class_has_method("FastVariantCodec", "get_engine_layout_report"):
 		var report: Dictionary = ClassDB.class_call_static("FastVariantCodec", "get_engine_layout_report")
 		var off := report.keys().filter(func(probe: Variant) -> bool: return not report[probe].get("in_use", false))
@@ -126,6 +144,29 @@ func _suite_paths(filters: Array) -> PackedStringArray:
 			paths.append(SUITES_DIR.path_join(file))
 	paths.sort()
 	return paths
+
+
+## The suite at `path`: as written, or, through the fallback (FVC_CODEC=FastVariant),
+## compiled from its source with `FastVariant` in place of every `FastVariantCodec` in its
+## code (text in double quotes is left as it is: messages, class names looked up). The
+## project exports its scripts as text (export_presets.cfg: script_export_mode=0), so the
+## source is there in a pack too. Null when it does not compile.
+func _load_suite(path: String) -> GDScript:
+	if not TestSuite.through_fallback():
+		return load(path)
+	var source := FileAccess.get_file_as_string(path)
+	var code := PackedStringArray()
+	var end := 0
+	for found in _name_or_text.search_all(source):
+		code.append(source.substr(end, found.get_start() - end))
+		code.append(found.get_string() if found.get_string().begins_with("\"") else "FastVariant")
+		end = found.get_end()
+	code.append(source.substr(end))
+	var script := GDScript.new()
+	script.source_code = "".join(code)
+	# Its errors then name the file; the suite itself is never loaded from it.
+	script.resource_path = path
+	return script if script.reload() == OK else null
 
 
 ## Runs a script written for `godot --script` (extends SceneTree, works in _initialize and

@@ -7,13 +7,59 @@ extends RefCounted
 const STRUCTURAL_DEPTH := 64
 
 var _failures := PackedStringArray()
+var _skipped := ""
 
 ## An object's text form, "<Class#instance id>", as `str()` and String conversions write it.
 static var _object_text := RegEx.create_from_string("<(\\w+)#-?\\d+>")
 
 
+## Whether the suites run through the addon's GDScript fallback, FastVariant (the
+## environment's FVC_CODEC=FastVariant; see test_runner.gd), not FastVariantCodec itself.
+static func through_fallback() -> bool:
+	return OS.get_environment("FVC_CODEC") == "FastVariant"
+
+
+## Whether the suites run through FastVariant without the library: the engine's own
+## functions do the work. The library's class is looked up by name, not through
+## FastVariant, so that the runner and every suite load even if FastVariant does not (its
+## own suite then fails to load).
+static func without_library() -> bool:
+	return through_fallback() and not has_library()
+
+
+## Whether the addon's library is loaded (its class exists).
+static func has_library() -> bool:
+	return ClassDB.class_exists(&"FastVariantCodec")
+
+
+## What `action` returns. It calls the codec on input meant to fail: without the library,
+## the engine's functions then print their errors (as bytes_to_var does; thousands of
+## lines for a cyclic Array), which are not printed here. A script error while they are
+## off is not counted either, so keep `action` to the one call.
+func codec_quietly(action: Callable) -> Variant:
+	if not without_library():
+		return action.call()
+	Engine.print_error_messages = false
+	var result = action.call()
+	Engine.print_error_messages = true
+	return result
+
+
 func reset() -> void:
 	_failures = PackedStringArray()
+	_skipped = ""
+
+
+## Marks the running test skipped, for `reason` (printed); returns true, so that a test
+## can `return` on it.
+func skip(reason: String) -> bool:
+	_skipped = reason
+	return true
+
+
+## Why the test that ran was skipped; empty if it was not.
+func skipped() -> String:
+	return _skipped
 
 
 func failures() -> PackedStringArray:

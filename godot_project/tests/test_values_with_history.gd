@@ -424,7 +424,9 @@ func test_a_setter_or_init_that_changes_the_bytes_being_decoded() -> void:
 			Meddler.stop()
 			assert_eq(codec.get_error(), OK, "decode, %s in %s: %s" % [change, when, codec.get_error_message()])
 			assert_eq(difference(decoded, expected), "", "decode while %s did %s: the bytes as they were" % [when, change])
-			assert_eq(codec.get_decoded_size(), original.size(), "decode's size while %s did %s" % [when, change])
+			# Without the library, a value holding whole objects has no size (see FastVariant).
+			assert_eq(codec.get_decoded_size(), 0 if without_library() else original.size(),
+					"decode's size while %s did %s" % [when, change])
 			var framing := StreamPeerBuffer.new()
 			framing.put_32(original.size())
 			framing.put_data(original)

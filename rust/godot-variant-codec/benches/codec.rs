@@ -13,8 +13,9 @@
 //! - `dict_10k_small_arrays`: one Dictionary of 10 000 String keys, each holding a small Array.
 //! - `dict_keys`: Dictionaries of 50 000 and 200 000 distinct keys of one type (int, float,
 //!   String, StringName, Vector2i, Vector3, Color, NodePath, PackedByteArray, Array), decoded
-//!   into the `Value` model and through serde into a map: the cost of a key type, and whether
-//!   it grows linearly with the count.
+//!   into the `Value` model and through serde, into a `Vec` of pairs (the codec's work) and
+//!   into a `HashMap` (plus the map's): the cost of a key type, and whether it grows linearly
+//!   with the count.
 
 #[path = "../examples/dict_keys/keys.rs"]
 mod dict_keys;
@@ -45,10 +46,13 @@ const PACKED_LEN: usize = 1_000_000;
 const STRINGS: usize = 100_000;
 const DICT_ENTRIES: usize = 10_000;
 /// The key counts of the `dict_keys` rows, 4× apart so that a row's growth shows whether it
-/// is linear, each with its rows' ids (decode, serde).
-const KEY_COUNTS: [(usize, &str, &str); 2] = [
-    (50_000, "decode_50k", "serde_50k"),
-    (200_000, "decode_200k", "serde_200k"),
+/// is linear, each with its rows' ids (decode, serde into pairs, serde into a map).
+const KEY_COUNTS: [(usize, [&str; 3]); 2] = [
+    (50_000, ["decode_50k", "serde_pairs_50k", "serde_map_50k"]),
+    (
+        200_000,
+        ["decode_200k", "serde_pairs_200k", "serde_map_200k"],
+    ),
 ];
 /// The count whose rows are compared with the int keys' rows.
 const KEYS_COMPARED: usize = 200_000;
@@ -647,8 +651,7 @@ fn dict_of_arrays(c: &mut Bench, entries: &mut Vec<Entry>) {
     one_value(c, entries, "dict_10k_small_arrays", &dict, DICT_ENTRIES);
 }
 
-/// A map's entries in the order read, for key types without `Hash` (floats, float vectors):
-/// the deserializer and serde's protocol alone, no map.
+/// A map's entries in the order read: the deserializer and serde's protocol alone, no map.
 struct Pairs<K, V>(Vec<(K, V)>);
 
 impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Pairs<K, V> {
@@ -671,67 +674,109 @@ impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Pairs<K
     }
 }
 
-/// The entries of a Dictionary of keys of type `kind`, decoded through serde into the map a
-/// Rust server would declare for them (a `HashMap` where the key type has `Hash`).
-fn serde_entries(kind: &str, bytes: &[u8]) -> usize {
-    use godot_variant_codec::serde::from_slice;
-    let o = DecodeOptions::default();
-    match kind {
-        "int" => from_slice::<HashMap<i64, i64>>(bytes, &o).unwrap().0.len(),
-        "float" => from_slice::<Pairs<f64, i64>>(bytes, &o).unwrap().0 .0.len(),
-        "String" | "StringName" | "NodePath" => from_slice::<HashMap<String, i64>>(bytes, &o)
-            .unwrap()
-            .0
-            .len(),
-        "Vector2i" => from_slice::<HashMap<Vector2i, i64>>(bytes, &o)
-            .unwrap()
-            .0
-            .len(),
-        "Vector3" => from_slice::<Pairs<Vector3, i64>>(bytes, &o)
-            .unwrap()
-            .0
-             .0
-            .len(),
-        "Color" => from_slice::<Pairs<Color, i64>>(bytes, &o)
-            .unwrap()
-            .0
-             .0
-            .len(),
-        "PackedByteArray" => from_slice::<HashMap<Vec<u8>, i64>>(bytes, &o)
-            .unwrap()
-            .0
-            .len(),
-        "Array" => from_slice::<HashMap<(i64, i64), i64>>(bytes, &o)
-            .unwrap()
-            .0
-            .len(),
-        other => panic!("no serde target for {other} keys"),
+/// A PackedByteArray key read in bulk (as the crate's `serde::PackedByteArray`), hashable.
+#[derive(PartialEq, Eq, Hash)]
+struct ByteKey(Vec<u8>);
+
+impl<'de> Deserialize<'de> for ByteKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        godot_variant_codec::serde::PackedByteArray::deserialize(d).map(|bytes| ByteKey(bytes.0))
     }
 }
 
-/// Dictionaries of distinct keys of each type, decoded through `decode` and through serde,
-/// at each of [`KEY_COUNTS`]; the rows of [`KEYS_COMPARED`] keys are compared with the int
-/// keys' own.
+/// A key's text, read without being kept: handed over as a `&str` (borrowed from the input,
+/// or lent from the deserializer's buffer when the input does not hold it in one piece, as
+/// a NodePath's text), which the visitor reads (`black_box`) and drops, as a lookup of the
+/// key in a table the caller holds would.
+struct Text;
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Read;
+        impl Visitor<'_> for Read {
+            type Value = Text;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a text")
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Text, E> {
+                black_box(text);
+                Ok(Text)
+            }
+        }
+        d.deserialize_str(Read)
+    }
+}
+
+/// How many entries serde reads into a `Vec` of pairs, keys of type `K`.
+fn pairs<'de, K: Deserialize<'de>>(bytes: &'de [u8]) -> usize {
+    let o = DecodeOptions::default();
+    let (pairs, _) = godot_variant_codec::serde::from_slice::<Pairs<K, i64>>(bytes, &o).unwrap();
+    pairs.0.len()
+}
+
+/// How many entries serde reads into a `HashMap`, keys of type `K`.
+fn map<K: for<'de> Deserialize<'de> + std::hash::Hash + Eq>(bytes: &[u8]) -> usize {
+    let o = DecodeOptions::default();
+    let (map, _) = godot_variant_codec::serde::from_slice::<HashMap<K, i64>>(bytes, &o).unwrap();
+    map.len()
+}
+
+/// The entries of a Dictionary of keys of type `kind`, decoded through serde. Into a `Vec`
+/// of the pairs as read (`into_map` false), keys that need no heap block of their own: the
+/// codec's work. Texts as [`Text`], bytes borrowed from the input, the others as values
+/// (a `Vector2i`, an `(i64, i64)`…). Or into a `HashMap` of the keys a server would keep
+/// (texts as `String`, bytes as a `Vec<u8>`): the codec's work, each key's allocation and
+/// the map's. `None` for key types without `Hash` (float, Vector3, Color) in a map.
+fn serde_entries(kind: &str, bytes: &[u8], into_map: bool) -> Option<usize> {
+    Some(match (kind, into_map) {
+        ("int", false) => pairs::<i64>(bytes),
+        ("int", true) => map::<i64>(bytes),
+        ("float", false) => pairs::<f64>(bytes),
+        ("String" | "StringName" | "NodePath", false) => pairs::<Text>(bytes),
+        ("String" | "StringName" | "NodePath", true) => map::<String>(bytes),
+        ("Vector2i", false) => pairs::<Vector2i>(bytes),
+        ("Vector2i", true) => map::<Vector2i>(bytes),
+        ("Vector3", false) => pairs::<Vector3>(bytes),
+        ("Color", false) => pairs::<Color>(bytes),
+        ("PackedByteArray", false) => pairs::<&[u8]>(bytes),
+        ("PackedByteArray", true) => map::<ByteKey>(bytes),
+        ("Array", false) => pairs::<(i64, i64)>(bytes),
+        ("Array", true) => map::<(i64, i64)>(bytes),
+        ("float" | "Vector3" | "Color", true) => return None,
+        (other, _) => panic!("no serde target for {other} keys"),
+    })
+}
+
+/// Dictionaries of distinct keys of each type, decoded through `decode` and through serde
+/// (into pairs, into a map), at each of [`KEY_COUNTS`]; the rows of [`KEYS_COMPARED`] keys
+/// are compared with the int keys' own.
 fn dict_keys(c: &mut Bench, entries: &mut Vec<Entry>) {
     const G: &str = "dict_keys";
     let dopts = DecodeOptions::default();
     let mut g = c.benchmark_group(G);
     g.sampling_mode(SamplingMode::Flat).sample_size(10);
     for kind in dict_keys::KINDS {
-        for (n, decode_id, serde_id) in KEY_COUNTS {
+        for (n, [decode_id, pairs_id, map_id]) in KEY_COUNTS {
             let value = dict_keys::dictionary(kind, n);
             let bytes = encode(&value, &EncodeOptions::default()).unwrap();
             assert_eq!(decode(&bytes, &dopts).unwrap().0, value);
-            assert_eq!(serde_entries(kind, &bytes), n, "{kind} keys through serde");
             drop(value);
             g.throughput(Throughput::Bytes(bytes.len() as u64));
             g.bench_function(BenchmarkId::new(kind, decode_id), |b| {
                 b.iter(|| decode(black_box(&bytes), &dopts).unwrap())
             });
-            g.bench_function(BenchmarkId::new(kind, serde_id), |b| {
-                b.iter(|| serde_entries(kind, black_box(&bytes)))
-            });
-            for id in [decode_id, serde_id] {
+            let mut ids = vec![decode_id];
+            for (id, into_map) in [(pairs_id, false), (map_id, true)] {
+                let Some(read) = serde_entries(kind, &bytes, into_map) else {
+                    continue;
+                };
+                assert_eq!(read, n, "{kind} keys through serde into {id}");
+                g.bench_function(BenchmarkId::new(kind, id), |b| {
+                    b.iter(|| serde_entries(kind, black_box(&bytes), into_map))
+                });
+                ids.push(id);
+            }
+            for id in ids {
                 entries.push(Entry {
                     group: G,
                     function: kind.into(),

@@ -433,11 +433,11 @@ fn message(i: usize, udp: bool) -> Value {
                 Value::Transform3D(Box::new(Reals::Single(transform))),
                 Value::Projection(Box::new(Reals::Single(projection))),
                 Value::Color([0.1, 0.2, 0.3, 1.0]),
-                Value::NodePath(Box::new(NodePath {
-                    names: vec!["root".into(), "Main".into(), format!("Player{i}")],
-                    subnames: vec!["position".into(), "x".into()],
-                    absolute: true,
-                })),
+                Value::NodePath(NodePath::new(
+                    ["root", "Main", &format!("Player{i}")],
+                    ["position", "x"],
+                    true,
+                )),
                 Value::StringName(format!("name{i}")),
                 Value::Rid(i as u64 + 1),
                 Value::Int((1 << 40) + n),
@@ -475,7 +475,7 @@ fn message(i: usize, udp: bool) -> Value {
             Value::Float(0.1 * f),
             s("ünïcødé 🎮"),
             Value::StringName(String::new()),
-            Value::NodePath(Box::default()),
+            Value::NodePath(NodePath::default()),
             Value::Callable,
         ]),
     }

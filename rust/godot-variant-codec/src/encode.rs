@@ -15,7 +15,7 @@ use crate::header::{
 use crate::script::{check_script_path, is_script_path_property};
 use crate::types::VariantType;
 use crate::value::{
-    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Value,
+    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Real, Reals, Value,
 };
 use crate::wire::{padding, short_words, Plain, Sink, Text};
 use crate::{within_depth, EncodeOptions, Precision, StackRoom};
@@ -262,11 +262,11 @@ impl<S: Sink> Encoder<S> {
         self.reals_as(t, || v.to_f64(), || v.to_f32());
     }
 
-    /// [`reals`](Self::reals) of single-precision components, read where they lie (a
-    /// binding's `real_t` values, without a copy into a [`Reals`] first).
+    /// [`reals`](Self::reals) of components read where they lie, single or double precision
+    /// (a binding's `real_t` values, without a copy into a [`Reals`] first).
     #[inline(always)]
-    pub fn single_reals<const N: usize>(&mut self, t: VariantType, v: &[f32; N]) {
-        self.reals_as(t, || v.map(f64::from), || *v);
+    pub fn reals_in_place<R: Real, const N: usize>(&mut self, t: VariantType, v: &[R; N]) {
+        self.reals_as(t, || v.map(R::wide), || v.map(R::narrow));
     }
 
     /// A math type's header, then its components as `wide` or `narrow` gives them, in the
@@ -540,37 +540,20 @@ impl<S: Sink> Encoder<S> {
         self.packed(VariantType::PackedColorArray, items)
     }
 
-    /// A PackedVector2/3/4Array (`t`, with `N` its components) of single-precision vectors,
-    /// in the precision of the engine being written for.
-    pub fn packed_vectors<const N: usize>(
+    /// A PackedVector2/3/4Array (`t`, with `N` its components) of single- or
+    /// double-precision vectors, in the precision of the engine being written for: copied
+    /// as they lie when the two agree, else converted one by one.
+    pub fn packed_vectors<R: Real, const N: usize>(
         &mut self,
         t: VariantType,
-        items: &[[f32; N]],
+        items: &[[R; N]],
     ) -> Result<(), EncodeError> {
         self.header(t, self.precision_flag());
         self.length(t, items.len())?;
-        if self.wide_reals() {
-            items.iter().for_each(|x| self.sink.put(x.map(f64::from)))
-        } else {
-            self.sink.put_slice(items)
-        }
-        Ok(())
-    }
-
-    /// Like [`packed_vectors`](Self::packed_vectors), for double-precision vectors.
-    pub fn packed_vectors_f64<const N: usize>(
-        &mut self,
-        t: VariantType,
-        items: &[[f64; N]],
-    ) -> Result<(), EncodeError> {
-        self.header(t, self.precision_flag());
-        self.length(t, items.len())?;
-        if self.wide_reals() {
-            self.sink.put_slice(items)
-        } else {
-            items
-                .iter()
-                .for_each(|x| self.sink.put(x.map(|c| c as f32)))
+        match (self.wide_reals(), R::WIDE) {
+            (true, true) | (false, false) => self.sink.put_slice(items),
+            (true, false) => items.iter().for_each(|x| self.sink.put(x.map(R::wide))),
+            (false, true) => items.iter().for_each(|x| self.sink.put(x.map(R::narrow))),
         }
         Ok(())
     }
@@ -746,20 +729,20 @@ impl<S: Sink> Encoder<S> {
     ) -> Result<(), EncodeError> {
         match v {
             PackedReals::Single(items) => self.packed_vectors(t, items),
-            PackedReals::Double(items) => self.packed_vectors_f64(t, items),
+            PackedReals::Double(items) => self.packed_vectors(t, items),
         }
     }
 
     fn node_path(&mut self, p: &NodePath) -> Result<(), EncodeError> {
-        let last_subname_empty = p.subnames.last().is_some_and(String::is_empty);
+        let last_subname_empty = p.subnames().next_back().is_some_and(str::is_empty);
         self.begin_node_path(
-            p.names.len(),
-            p.subnames.len(),
-            p.absolute,
+            p.name_count(),
+            p.subname_count(),
+            p.is_absolute(),
             last_subname_empty,
         )?;
-        for name in p.names.iter().chain(&p.subnames) {
-            self.string_body(name.as_str())?;
+        for part in p.parts() {
+            self.string_body(part)?;
         }
         Ok(())
     }

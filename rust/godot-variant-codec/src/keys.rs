@@ -387,9 +387,9 @@ fn hash_key<H: Hasher>(v: &Value, h: &mut H) -> bool {
         V::Rect2i(x) | V::Vector4i(x) => hash_i32s(x, h),
         V::Vector3i(x) => hash_i32s(x, h),
         V::NodePath(p) => {
-            h.write_u8(u8::from(p.absolute));
-            hash_strs(&p.names, h);
-            hash_strs(&p.subnames, h);
+            h.write_u8(u8::from(p.is_absolute()));
+            hash_strs(p.names(), h);
+            hash_strs(p.subnames(), h);
         }
         V::Rid(id) => h.write_u64(*id),
         V::Signal(s) => {
@@ -429,7 +429,7 @@ fn hash_key<H: Hasher>(v: &Value, h: &mut H) -> bool {
             h.write_usize(x.len());
             x.iter().for_each(|&f| h.write_u64(canonical_f64(f)));
         }
-        V::PackedStringArray(x) => hash_strs(x, h),
+        V::PackedStringArray(x) => hash_strs(x.iter().map(String::as_str), h),
         V::PackedColorArray(x) => {
             h.write_usize(x.len());
             x.iter().for_each(|c| hash_f32s(c, h));
@@ -471,9 +471,9 @@ fn hash_str<H: Hasher>(s: &str, h: &mut H) {
     h.write(s.as_bytes());
 }
 
-fn hash_strs<H: Hasher>(strings: &[String], h: &mut H) {
+fn hash_strs<'a, H: Hasher>(strings: impl ExactSizeIterator<Item = &'a str>, h: &mut H) {
     h.write_usize(strings.len());
-    strings.iter().for_each(|s| hash_str(s, h));
+    strings.for_each(|s| hash_str(s, h));
 }
 
 fn hash_packed_reals<const N: usize, H: Hasher>(p: &PackedReals<N>, h: &mut H) {
@@ -526,11 +526,11 @@ mod tests {
     }
 
     fn node_path(i: usize) -> Value {
-        Value::NodePath(Box::new(NodePath {
-            names: vec!["root".into(), format!("n{i}")],
-            subnames: vec![format!("{}", i % 7)],
-            absolute: i.is_multiple_of(2),
-        }))
+        Value::NodePath(NodePath::new(
+            ["root".into(), format!("n{i}")],
+            [format!("{}", i % 7)],
+            i.is_multiple_of(2),
+        ))
     }
 
     /// Pairs of keys that differ in their values but are one key to the engine.
@@ -676,11 +676,7 @@ mod tests {
             let key = match i % 3 {
                 0 => Value::String(long(i)),
                 1 => Value::PackedByteArray(long(i).into_bytes()),
-                _ => Value::NodePath(Box::new(NodePath {
-                    names: vec![long(i), long(i + 1)],
-                    subnames: vec![long(i + 2)],
-                    absolute: true,
-                })),
+                _ => Value::NodePath(NodePath::new([long(i), long(i + 1)], [long(i + 2)], true)),
             };
             pairs.push((key, Value::Int(i as i64)));
         }

@@ -153,8 +153,8 @@ pub use script::{check_script_path, SCRIPT_PROPERTY};
 pub use stack::StackRoom;
 pub use types::{Generation, Godot2Type, VariantType};
 pub use value::{
-    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Reals, Signal,
-    Value, ENCODED_OBJECT_AS_ID,
+    Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Real, Reals,
+    Signal, Value, ENCODED_OBJECT_AS_ID,
 };
 pub use value_conv::{ValueIndex, WrongType};
 

@@ -36,18 +36,30 @@ pub fn frame_into<E: From<EncodeError>>(
         return Err(e);
     }
     let len = out.len() - start - PREFIX;
+    match frame_prefix(start, len, out[start + PREFIX]) {
+        Ok(prefix) => {
+            out[start..start + PREFIX].copy_from_slice(&prefix);
+            Ok(())
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e.into())
+        }
+    }
+}
+
+/// The prefix of a frame at `start` whose body is `len` bytes long and begins with
+/// `first_byte` (its header's type byte): the length, 32 bits little-endian; a body longer
+/// than that counts is `EncodeErrorKind::TooLong`, naming the body's type.
+pub fn frame_prefix(start: usize, len: usize, first_byte: u8) -> Result<[u8; PREFIX], EncodeError> {
     let Ok(prefix) = u32::try_from(len) else {
-        // The body's header names its type.
-        let what = VariantType::from_id(u32::from(out[start + PREFIX])).unwrap_or(VariantType::Nil);
-        out.truncate(start);
+        let what = VariantType::from_id(u32::from(first_byte)).unwrap_or(VariantType::Nil);
         return Err(EncodeError {
             offset: start,
             kind: EncodeErrorKind::TooLong { what, len },
-        }
-        .into());
+        });
     };
-    out[start..start + PREFIX].copy_from_slice(&prefix.to_le_bytes());
-    Ok(())
+    Ok(prefix.to_le_bytes())
 }
 
 /// The body length a frame's prefix announces, when `bytes` holds the prefix of a frame

@@ -4,7 +4,7 @@
 //! it (with an error print, but no decoding error) otherwise.
 
 use crate::types::VariantType;
-use crate::value::{Array, ContainerType, NodePath, PackedReals, Reals, Value};
+use crate::value::{Array, ContainerType, PackedReals, Reals, Value};
 
 /// The element as the typed container stores it, or `None` when the container refuses it.
 ///
@@ -62,20 +62,6 @@ fn reals_to_ints<const N: usize>(r: &Reals<N>) -> [i32; N] {
 
 fn ints_to_reals<const N: usize>(i: &[i32; N]) -> Reals<N> {
     Reals::Single(i.map(|x| x as f32))
-}
-
-/// `NodePath`'s `operator String`: names joined by `/`, each subname after `:`.
-fn node_path_string(p: &NodePath) -> String {
-    let mut s = String::new();
-    if p.absolute {
-        s.push('/');
-    }
-    s.push_str(&p.names.join("/"));
-    for sub in &p.subnames {
-        s.push(':');
-        s.push_str(sub);
-    }
-    s
 }
 
 /// A packed array's elements as an untyped Array.
@@ -189,7 +175,7 @@ fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
         (Value::Bool(b), T::Float) => Value::Float(f64::from(u8::from(b))),
         (Value::Int(i), T::Float) => Value::Float(i as f64),
         (Value::StringName(s), T::String) => Value::String(s),
-        (Value::NodePath(p), T::String) => Value::String(node_path_string(&p)),
+        (Value::NodePath(p), T::String) => Value::String(p.to_string()),
         (Value::String(s), T::StringName) => Value::StringName(s),
         (Value::Vector2i(i), T::Vector2) => Value::Vector2(ints_to_reals(&i)),
         (Value::Vector2(r), T::Vector2i) => Value::Vector2i(reals_to_ints(&r)),
@@ -211,6 +197,7 @@ fn convert_strict(value: Value, target: VariantType) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::NodePath;
 
     #[test]
     fn truncation_matches_x86() {
@@ -230,5 +217,18 @@ mod tests {
         let objects = ContainerType::ClassName("Node".into());
         assert_eq!(coerce(Value::Nil, &objects), Some(Value::Nil));
         assert_eq!(coerce(Value::Int(1), &objects), None);
+    }
+
+    /// A NodePath becomes its `String(NodePath)` text, which leaves out a subpath whose
+    /// join is empty: Godot 4.6.3 reads a NodePath of name `a` and one empty subname in an
+    /// `Array[String]` as `"a"`.
+    #[test]
+    fn node_paths_convert_to_the_engines_text() {
+        let strings = ContainerType::Builtin(VariantType::String);
+        let path = |subnames: &[&str]| Value::NodePath(NodePath::new(["a"], subnames, true));
+        for (subnames, text) in [(&[""][..], "/a"), (&["", ""], "/a::"), (&["b"], "/a:b")] {
+            let string = Some(Value::String(text.into()));
+            assert_eq!(coerce(path(subnames), &strings), string, "{subnames:?}");
+        }
     }
 }

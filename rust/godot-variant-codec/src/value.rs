@@ -25,7 +25,7 @@ impl<const N: usize> Reals<N> {
     /// The components as `f64` (exact for single precision).
     pub fn to_f64(&self) -> [f64; N] {
         match self {
-            Reals::Single(v) => v.map(f64::from),
+            Reals::Single(v) => v.map(Real::wide),
             Reals::Double(v) => *v,
         }
     }
@@ -34,8 +34,50 @@ impl<const N: usize> Reals<N> {
     pub fn to_f32(&self) -> [f32; N] {
         match self {
             Reals::Single(v) => *v,
-            Reals::Double(v) => v.map(|x| x as f32),
+            Reals::Double(v) => v.map(Real::narrow),
         }
+    }
+}
+
+/// One real number as an engine's `real_t` holds it: `f32` in a default build, `f64` in a
+/// `precision=double` one. Each converts to the other precision as the engine converts:
+/// widened exactly, narrowed to the nearest `float`.
+pub trait Real: crate::wire::Plain + real_seal::Sealed {
+    /// Whether this is the double precision (what the wire's 64-bit flag marks).
+    const WIDE: bool;
+    /// As a double, exactly.
+    fn wide(self) -> f64;
+    /// As a float, rounded to the nearest.
+    fn narrow(self) -> f32;
+}
+
+mod real_seal {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+impl Real for f32 {
+    const WIDE: bool = false;
+    #[inline(always)]
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self
+    }
+}
+
+impl Real for f64 {
+    const WIDE: bool = true;
+    #[inline(always)]
+    fn wide(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self as f32
     }
 }
 
@@ -151,16 +193,237 @@ pub struct FullObject {
     pub properties: Vec<(String, Value)>,
 }
 
-/// A NodePath: `/root/Player:position:x` is absolute, with names `root`, `Player` and
-/// subnames `position`, `x`.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A NodePath: a list of node names and a list of subnames (properties, sub-resources),
+/// and whether it starts at the root. `/root/Player:position:x` is absolute, with names
+/// `root`, `Player` and subnames `position`, `x`.
+///
+/// The parts are kept as one text and where each part ends (two heap blocks for any
+/// path, none for one without text), and read back as `&str`s. Two paths are equal when
+/// their names, subnames and absolute flags are; [`Display`](std::fmt::Display) writes the
+/// engine's `String(NodePath)` text and `NodePath::from(&str)` (or `str::parse`) parses
+/// such a text as the engine's `NodePath(String)` does.
+///
+/// ```
+/// use godot_variant_codec::NodePath;
+///
+/// let path = NodePath::new(["root", "Player"], ["position", "x"], true);
+/// assert_eq!(path.to_string(), "/root/Player:position:x");
+/// assert_eq!(path, NodePath::from("/root/Player:position:x"));
+/// assert_eq!(path.names().collect::<Vec<_>>(), ["root", "Player"]);
+/// assert_eq!(path.subname(1), Some("x"));
+/// assert!(path.is_absolute());
+/// assert!(NodePath::default().is_empty());
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct NodePath {
-    /// The node names, the parts joined by `/` in the path's text.
-    pub names: Vec<String>,
-    /// The subnames (properties, sub-resources), the parts after the first `:`.
-    pub subnames: Vec<String>,
+    /// Every part's text, the names then the subnames, one after another.
+    text: Box<str>,
+    /// Where each part ends in `text`, in the same order.
+    ends: Box<[usize]>,
+    /// How many of the parts are names.
+    name_count: u32,
+    /// Whether the path starts at the root.
+    absolute: bool,
+}
+
+impl NodePath {
+    /// The path of these names and subnames, absolute (a leading `/` in its text) or not.
+    ///
+    /// # Panics
+    ///
+    /// When there are more than `u32::MAX` names (the format's counts have 31 bits).
+    pub fn new<N, S>(names: N, subnames: S, absolute: bool) -> NodePath
+    where
+        N: IntoIterator,
+        N::Item: AsRef<str>,
+        S: IntoIterator,
+        S::Item: AsRef<str>,
+    {
+        let mut text = String::new();
+        let mut ends = Vec::new();
+        let mut push = |part: &str| {
+            text.push_str(part);
+            ends.push(text.len());
+        };
+        let mut name_count = 0;
+        for name in names {
+            push(name.as_ref());
+            name_count += 1;
+        }
+        subnames.into_iter().for_each(|s| push(s.as_ref()));
+        NodePath {
+            text: text.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+            name_count: u32::try_from(name_count).expect("at most u32::MAX names"),
+            absolute,
+        }
+    }
+
+    /// The path of `parts`, the names (the first `name_count`) then the subnames, in
+    /// blocks of the exact size.
+    pub(crate) fn of_parts(parts: &[&str], name_count: usize, absolute: bool) -> NodePath {
+        let mut text = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+        let ends = parts
+            .iter()
+            .map(|part| {
+                text.push_str(part);
+                text.len()
+            })
+            .collect();
+        NodePath {
+            text: text.into_boxed_str(),
+            ends,
+            name_count: u32::try_from(name_count).expect("at most u32::MAX names"),
+            absolute,
+        }
+    }
+
+    /// The node names, in order.
+    pub fn names(&self) -> Parts<'_> {
+        self.range(0, self.name_count())
+    }
+
+    /// The subnames, in order.
+    pub fn subnames(&self) -> Parts<'_> {
+        self.range(self.name_count(), self.ends.len())
+    }
+
+    /// The names then the subnames, in order (the order of the wire).
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        self.range(0, self.ends.len())
+    }
+
+    fn range(&self, from: usize, to: usize) -> Parts<'_> {
+        Parts {
+            text: &self.text,
+            start: self.start_of(from),
+            ends: &self.ends[from..to],
+        }
+    }
+
+    /// Where part `i` begins in the text.
+    fn start_of(&self, i: usize) -> usize {
+        i.checked_sub(1).map_or(0, |before| self.ends[before])
+    }
+
+    fn part(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)?;
+        Some(&self.text[self.start_of(i)..end])
+    }
+
+    /// The `i`-th name, if there are more than `i`.
+    pub fn name(&self, i: usize) -> Option<&str> {
+        self.part(i).filter(|_| i < self.name_count())
+    }
+
+    /// The `i`-th subname, if there are more than `i`.
+    pub fn subname(&self, i: usize) -> Option<&str> {
+        self.part(self.name_count().checked_add(i)?)
+    }
+
+    /// How many names the path has.
+    pub fn name_count(&self) -> usize {
+        self.name_count as usize
+    }
+
+    /// How many subnames the path has.
+    pub fn subname_count(&self) -> usize {
+        self.ends.len() - self.name_count()
+    }
+
     /// Whether the path starts at the root (a leading `/`): bit 0 of the flags word.
-    pub absolute: bool,
+    pub fn is_absolute(&self) -> bool {
+        self.absolute
+    }
+
+    /// Whether the path is the empty one (relative, no names, no subnames), which the
+    /// engine's `NodePath()` is.
+    pub fn is_empty(&self) -> bool {
+        !self.absolute && self.ends.is_empty()
+    }
+}
+
+/// The engine's `String(NodePath)`: `/` first when absolute, the names joined by `/`, then
+/// `:` and the subnames joined by `:` unless that join is empty. Names holding `/` or `:`
+/// and empty parts do not parse back to the same path.
+impl std::fmt::Display for NodePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::text::write_node_path(f, self.absolute, self.names(), self.subnames())
+    }
+}
+
+impl std::fmt::Debug for NodePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodePath")
+            .field("names", &self.names())
+            .field("subnames", &self.subnames())
+            .field("absolute", &self.absolute)
+            .finish()
+    }
+}
+
+/// The engine's `NodePath(String)`: a leading `/` makes it absolute; up to the first `:`,
+/// the names between `/`s (empty ones skipped), then the subnames between `:`s (an empty
+/// one at the end skipped). Text that the engine refuses (an empty subname before a `:`)
+/// gives the empty path, as there. The text ends at a NUL, as the engine's strings made
+/// from UTF-8 do.
+impl From<&str> for NodePath {
+    fn from(text: &str) -> NodePath {
+        crate::text::parse_node_path(text)
+    }
+}
+
+impl std::str::FromStr for NodePath {
+    type Err = std::convert::Infallible;
+
+    /// As `NodePath::from(text)`: every text is some path.
+    fn from_str(text: &str) -> Result<NodePath, Self::Err> {
+        Ok(NodePath::from(text))
+    }
+}
+
+/// The names or subnames of a [`NodePath`], as `&str`s.
+#[derive(Clone)]
+pub struct Parts<'a> {
+    text: &'a str,
+    /// Where the next part from the front begins.
+    start: usize,
+    /// Where each part left ends.
+    ends: &'a [usize],
+}
+
+impl<'a> Iterator for Parts<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let (&end, rest) = self.ends.split_first()?;
+        let part = &self.text[self.start..end];
+        self.start = end;
+        self.ends = rest;
+        Some(part)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.ends.len(), Some(self.ends.len()))
+    }
+}
+
+impl<'a> DoubleEndedIterator for Parts<'a> {
+    fn next_back(&mut self) -> Option<&'a str> {
+        let (&end, rest) = self.ends.split_last()?;
+        self.ends = rest;
+        Some(&self.text[rest.last().copied().unwrap_or(self.start)..end])
+    }
+}
+
+impl ExactSizeIterator for Parts<'_> {}
+
+impl std::iter::FusedIterator for Parts<'_> {}
+
+impl std::fmt::Debug for Parts<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
 }
 
 /// A Signal: its name and the object that emits it.
@@ -251,8 +514,8 @@ pub enum Value {
     /// A StringName's text. Before Godot 4 there is none: it is written as a String, and
     /// reads back as one.
     StringName(String),
-    /// A NodePath.
-    NodePath(Box<NodePath>),
+    /// A NodePath: its names, subnames and whether it is absolute.
+    NodePath(NodePath),
     /// An RID's id. Before Godot 4 the engine writes none: an RID reads back as 0.
     Rid(u64),
     /// An Object: null, an instance id or a whole object.
@@ -288,28 +551,29 @@ pub enum Value {
 }
 
 /// Dropping a value nested thousands deep must not recurse as deep (the default drop
-/// would, and overflow the stack): containers hand their nested children to one heap
-/// stack instead. Leaves and shallow containers drop as usual.
+/// would, and overflow the stack): containers hand the children that hold containers to
+/// one heap stack instead. Leaves and containers of leaves (`[x, y]` keys, rows of
+/// numbers) drop where they are, one level down.
 fn drop_children(children: impl Iterator<Item = Value>) {
-    let mut pending: Vec<Value> = children.filter(Value::holds_values).collect();
+    let mut pending: Vec<Value> = children.filter(Value::holds_containers).collect();
     while let Some(value) = pending.pop() {
         match value {
             Value::Array(mut a) => pending.extend(
                 std::mem::take(&mut a.items)
                     .into_iter()
-                    .filter(Value::holds_values),
+                    .filter(Value::holds_containers),
             ),
             Value::Dictionary(mut d) => pending.extend(
                 std::mem::take(&mut d.entries)
                     .into_iter()
                     .flat_map(|(k, v)| [k, v])
-                    .filter(Value::holds_values),
+                    .filter(Value::holds_containers),
             ),
             Value::Object(Object::Full(mut f)) => pending.extend(
                 std::mem::take(&mut f.properties)
                     .into_iter()
                     .map(|(_, v)| v)
-                    .filter(Value::holds_values),
+                    .filter(Value::holds_containers),
             ),
             _ => {}
         }
@@ -353,6 +617,20 @@ impl Drop for FullObject {
 }
 
 impl Value {
+    /// Whether this is a container holding containers: dropping it reaches deeper than its
+    /// own children (see [`drop_children`]).
+    fn holds_containers(&self) -> bool {
+        match self {
+            Value::Array(a) => a.items.iter().any(Value::holds_values),
+            Value::Dictionary(d) => d
+                .entries
+                .iter()
+                .any(|(k, v)| k.holds_values() || v.holds_values()),
+            Value::Object(Object::Full(f)) => f.properties.iter().any(|(_, v)| v.holds_values()),
+            _ => false,
+        }
+    }
+
     /// The single-precision math value or Color of type `t` (Vector2, Rect2, Vector3,
     /// Transform2D, Vector4, Plane, Quaternion, AABB, Basis, Transform3D, Projection,
     /// Color), of `components` in wire order (as many as `t` has; missing ones are 0). Nil

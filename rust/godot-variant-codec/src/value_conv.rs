@@ -39,7 +39,7 @@ value_from! {
     Vec<Value> => Array(|items| Box::new(Array::from(items)));
     Array => Array(Box::new);
     Dictionary => Dictionary(Box::new);
-    NodePath => NodePath(Box::new);
+    NodePath => NodePath(|v| v);
     Signal => Signal(|v| v);
     Object => Object(|v| v);
     FullObject => Object(|v| Object::Full(Box::new(v)));
@@ -114,7 +114,7 @@ try_from_value! {
     Array: Array, Array => |v: Box<Array>| *v;
     Vec<Value>: Array, Array => |mut v: Box<Array>| std::mem::take(&mut v.items);
     Dictionary: Dictionary, Dictionary => |v: Box<Dictionary>| *v;
-    NodePath: NodePath, NodePath => |v: Box<NodePath>| *v;
+    NodePath: NodePath, NodePath => |v| v;
     Signal: Signal, Signal => |v| v;
     Object: Object, Object => |v| v;
     Vec<u8>: PackedByteArray, PackedByteArray => |v| v;

@@ -173,11 +173,11 @@ fn expected(d: &Json) -> Value {
             let mut subnames: Vec<String> =
                 d["subnames"].as_array().unwrap().iter().map(text).collect();
             subnames.extend((!property.is_empty()).then_some(property));
-            Value::NodePath(Box::new(NodePath {
-                names: d["names"].as_array().unwrap().iter().map(text).collect(),
+            Value::NodePath(NodePath::new(
+                d["names"].as_array().unwrap().iter().map(text),
                 subnames,
-                absolute: d["absolute"].as_bool().unwrap(),
-            }))
+                d["absolute"].as_bool().unwrap(),
+            ))
         }
         "Object" => Value::Object(Object::Null),
         "InputEvent" => {
@@ -478,11 +478,7 @@ fn node_paths_keep_their_parts() {
         (vec![""], 1, 0),
         (vec![], 0, 0),
     ] {
-        let path = Value::NodePath(Box::new(NodePath {
-            names: vec!["a".to_owned()],
-            subnames: subnames.iter().map(|s| s.to_string()).collect(),
-            absolute: false,
-        }));
+        let path = Value::NodePath(NodePath::new(["a"], &subnames, false));
         let bytes = encode(&path, &write_options()).unwrap();
         assert_eq!(
             bytes[8..16],
@@ -497,11 +493,11 @@ fn node_paths_keep_their_parts() {
 /// Whether `v` holds a text that starts with U+FEFF: written, that is a leading BOM, which
 /// the engine drops on reading (Godot 2 as Godot 3 and 4), so it does not read back.
 fn holds_bom_text(v: &Value) -> bool {
-    let bom = |s: &String| s.starts_with('\u{feff}');
+    let bom = |s: &str| s.starts_with('\u{feff}');
     match v {
         Value::String(s) | Value::StringName(s) => bom(s),
-        Value::NodePath(p) => p.names.iter().chain(&p.subnames).any(bom),
-        Value::PackedStringArray(items) => items.iter().any(bom),
+        Value::NodePath(p) => p.names().chain(p.subnames()).any(bom),
+        Value::PackedStringArray(items) => items.iter().any(|s| bom(s)),
         Value::Array(a) => a.items.iter().any(holds_bom_text),
         Value::Dictionary(d) => d
             .entries

@@ -90,11 +90,11 @@ fn expected(d: &Json) -> Value {
         return value;
     }
     match d["t"].as_str().expect("a type") {
-        "NodePath" => Value::NodePath(Box::new(NodePath {
-            names: d["names"].as_array().unwrap().iter().map(text).collect(),
-            subnames: d["subnames"].as_array().unwrap().iter().map(text).collect(),
-            absolute: d["absolute"].as_bool().unwrap(),
-        })),
+        "NodePath" => Value::NodePath(NodePath::new(
+            d["names"].as_array().unwrap().iter().map(text),
+            d["subnames"].as_array().unwrap().iter().map(text),
+            d["absolute"].as_bool().unwrap(),
+        )),
         "EncodedObjectAsID" => match d["id"].as_str().unwrap().parse::<u64>().unwrap() {
             0 => Value::Object(Object::Null),
             id => Value::Object(Object::Id(id)),

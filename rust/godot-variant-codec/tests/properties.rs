@@ -87,11 +87,7 @@ fn leaf() -> impl Strategy<Value = Value> {
         any::<[f32; 4]>().prop_map(Value::Color),
         text().prop_map(Value::StringName),
         (vec(text(), 0..4), vec(text(), 0..3), any::<bool>()).prop_map(
-            |(names, subnames, absolute)| Value::NodePath(Box::new(NodePath {
-                names,
-                subnames,
-                absolute
-            }))
+            |(names, subnames, absolute)| Value::NodePath(NodePath::new(names, subnames, absolute))
         ),
         any::<u64>().prop_map(Value::Rid),
         prop_oneof![Just(Object::Null), (1..=u64::MAX).prop_map(Object::Id)]
@@ -235,17 +231,12 @@ impl Build for Recorder {
     }
 
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Value, DecodeError> {
-        let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect();
-        let parts = NodePath {
-            names: owned(path.names()),
-            subnames: owned(path.subnames()),
-            absolute: path.absolute,
-        };
+        let parts = NodePath::new(path.names(), path.subnames(), path.absolute);
         self.seen.push(SeenNodePath {
             path: parts,
             encoded: path.encoded().map(<[u8]>::to_vec),
         });
-        self.value(Value::NodePath(Box::new(path.to_node_path())))
+        self.value(Value::NodePath(path.to_node_path()))
     }
 
     fn packed_strings(&mut self, strings: &[RawText<'_>]) -> Result<Value, DecodeError> {
@@ -307,12 +298,20 @@ proptest! {
         subnames in vec(text(), 0..3),
         absolute in any::<bool>(),
     ) {
-        let path = NodePath { names, subnames, absolute };
-        let bytes = encode(&Value::NodePath(Box::new(path.clone())), &EncodeOptions::default()).unwrap();
+        let path = NodePath::new(&names, &subnames, absolute);
+        prop_assert!(path.names().eq(names.iter().map(String::as_str)));
+        prop_assert!(path.subnames().eq(subnames.iter().map(String::as_str)));
+        prop_assert!(path.names().rev().eq(names.iter().rev().map(String::as_str)));
+        prop_assert!(path.subnames().rev().eq(subnames.iter().rev().map(String::as_str)));
+        prop_assert_eq!((path.name_count(), path.subname_count()), (names.len(), subnames.len()));
+        prop_assert!((0..=names.len()).map(|i| path.name(i)).eq(names.iter().map(|n| Some(n.as_str())).chain([None])));
+        prop_assert!((0..=subnames.len()).map(|i| path.subname(i)).eq(subnames.iter().map(|n| Some(n.as_str())).chain([None])));
+        prop_assert_eq!(path.is_absolute(), absolute);
+        let bytes = encode(&Value::NodePath(path.clone()), &EncodeOptions::default()).unwrap();
         let mut recorder = Recorder::default();
         let (decoded, used) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();
         prop_assert_eq!(used, bytes.len());
-        prop_assert_eq!(decoded, Value::NodePath(Box::new(path.clone())));
+        prop_assert_eq!(decoded, Value::NodePath(path.clone()));
         prop_assert_eq!(
             recorder.seen,
             vec![SeenNodePath { path, encoded: Some(bytes[4..].to_vec()) }]
@@ -475,7 +474,7 @@ fn value_in(generation: Generation) -> impl Strategy<Value = Value> {
     let leaf = leaf().prop_filter("a value of the generation", move |v| {
         v.variant_type() != VariantType::StringName
             && generation.wire_id(v.variant_type()).is_some()
-            && !matches!(v, Value::NodePath(p) if p.names.is_empty() && p.subnames.is_empty() && p.absolute)
+            && !matches!(v, Value::NodePath(p) if p.name_count() == 0 && p.subname_count() == 0 && p.is_absolute())
     });
     let class = prop::sample::select(vec![
         "Node",

@@ -648,11 +648,7 @@ fn strings_borrow_from_the_input_after_the_engines_text_rules() {
 #[test]
 fn deserialize_any_maps_every_godot_type() {
     use godot_variant_codec::{NodePath, Object, Signal};
-    let path = Value::NodePath(Box::new(NodePath {
-        names: vec!["root".into(), "Player".into()],
-        subnames: vec!["position".into(), "x".into()],
-        absolute: true,
-    }));
+    let path = Value::NodePath(NodePath::new(["root", "Player"], ["position", "x"], true));
     assert_eq!(
         read::<Any>(&path).unwrap(),
         Any::Text("/root/Player:position:x".into())
@@ -1035,6 +1031,36 @@ proptest! {
     }
 
     #[test]
+    fn node_paths_read_as_their_text(
+        names in prop::collection::vec(prop::sample::select(vec!["", "a", "Level", "ä名", "a_name_of_twenty_one"]), 0..4),
+        subnames in prop::collection::vec(prop::sample::select(vec!["", "b", "position", "é"]), 0..4),
+        absolute in any::<bool>(),
+        generation in prop::sample::select(Generation::ALL.to_vec()),
+    ) {
+        // As a String (`deserialize_string`), as a `&str` lent by the deserializer (as a
+        // map's key), and through `deserialize_any`: the engine's text of the path the
+        // decoder reads, in each generation.
+        let opts = DEFAULT.with_generation(generation);
+        let path = Value::NodePath(godot_variant_codec::NodePath::new(&names, &subnames, absolute));
+        let Ok(bytes) = encode(&path, &EncodeOptions::default().with_generation(generation)) else {
+            return Ok(());
+        };
+        let Value::NodePath(decoded) = decode(&bytes, &opts).unwrap().0 else {
+            panic!("a NodePath")
+        };
+        let text = decoded.to_string();
+        prop_assert_eq!(from_slice::<String>(&bytes, &opts).unwrap(), (text.clone(), bytes.len()));
+        let dictionary = generation.wire_id(VariantType::Dictionary).unwrap();
+        let mut entry = dictionary.to_le_bytes().to_vec();
+        entry.extend(1u32.to_le_bytes());
+        entry.extend(&bytes);
+        entry.extend(&bytes);
+        let (map, _) = from_slice::<BTreeMap<Lent, String>>(&entry, &opts).unwrap();
+        prop_assert_eq!(map.into_iter().collect::<Vec<_>>(), vec![(Lent(text.clone()), text.clone())]);
+        prop_assert_eq!(from_slice::<Any>(&bytes, &opts).unwrap().0, Any::Text(text));
+    }
+
+    #[test]
     fn arbitrary_bytes_read_as_the_decoder_reads_them(
         bytes in prop::collection::vec(any::<u8>(), 0..256),
         allow_objects in any::<bool>(),
@@ -1058,6 +1084,26 @@ proptest! {
         if let Err(e) = from_slice::<Random>(&bytes, &DEFAULT) {
             prop_assert!(e.offset().is_some_and(|at| at <= bytes.len()), "{}", e);
         }
+    }
+}
+
+/// A text that a visitor receives as a `&str` it may only borrow (`visit_str`), and copies.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Lent(String);
+
+impl<'de> Deserialize<'de> for Lent {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl de::Visitor<'_> for Text {
+            type Value = Lent;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a text")
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Lent, E> {
+                Ok(Lent(text.to_owned()))
+            }
+        }
+        d.deserialize_str(Text)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: both benchmarks. The Godot project's engine-vs-codec tables (one
 //! process, best of N; bench.gd's targets, shapes.gd's other shapes, call_cost.gd's cost of
-//! a call) in each bench setting, and the pure-Rust crate's criterion benches against the
-//! peer crate. The tables are printed and written to `target/bench/`, each headed by its
+//! a call) in each bench setting, memory.gd's peak memory (a process per call), and the
+//! pure-Rust crate's criterion benches against the peer crate. The tables are printed and written to `target/bench/`, each headed by its
 //! setting.
 
 use std::path::{Path, PathBuf};
@@ -40,6 +40,10 @@ pub fn run() -> Result<(), String> {
         if with_shapes {
             godot_ok &= other_tables(&godot, &setting, &out, &mut tables)?;
         }
+    }
+
+    for setting in [Setting::default_paths(), Setting::safe_mode()] {
+        godot_ok &= memory_table(&godot, &setting, &out, &mut tables)?;
     }
 
     print_tables(&tables, &rust_table);
@@ -118,6 +122,72 @@ fn other_tables(
             file: setting.table_file(out, &dashed),
         });
     }
+    Ok(all_ok)
+}
+
+/// memory.gd's rows and calls (its `ROWS` and `CALLS`).
+const MEMORY_ROWS: [&str; 5] = ["issue", "packed", "strings", "nested", "batch"];
+const MEMORY_CALLS: [&str; 6] = [
+    "encode",
+    "decode",
+    "encode_batch",
+    "decode_batch",
+    "encode_stream",
+    "decode_stream",
+];
+
+/// memory.gd's peak memory of each call, engine and codec, each in a fresh process in
+/// `setting`; whether every run succeeded (a codec result that differs from the engine's
+/// fails its run).
+fn memory_table(
+    godot: &Path,
+    setting: &Setting,
+    out: &Path,
+    tables: &mut Vec<Table>,
+) -> Result<bool, String> {
+    let mib = |bytes: f64| bytes / f64::from(1 << 20);
+    let mut all_ok = true;
+    let mut table = String::from(
+        "| value | call | engine MiB | codec MiB | codec / engine | engine ms | codec ms |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+    );
+    for row in MEMORY_ROWS {
+        for call in MEMORY_CALLS {
+            let mut measured = Vec::new();
+            for side in ["engine", "codec"] {
+                let args = [
+                    format!("--row={row}"),
+                    format!("--side={side}"),
+                    format!("--call={call}"),
+                ];
+                let mut cmd = setting.project_script(godot, "res://bench/memory.gd", "", &args);
+                let (ok, lines) = run_echoing(&mut cmd)?;
+                all_ok &= ok;
+                let field = |name: &str| {
+                    lines
+                        .iter()
+                        .find_map(|l| l.strip_prefix(name)?.trim().parse::<f64>().ok())
+                        .unwrap_or(f64::NAN)
+                };
+                measured.push((field("peak:"), field("ms:")));
+            }
+            let [(engine, engine_ms), (codec, codec_ms)] = measured[..] else {
+                unreachable!("two sides")
+            };
+            table += &format!(
+                "| {row} | {call} | {:.0} | {:.0} | {:.2} | {engine_ms:.0} | {codec_ms:.0} |\n",
+                mib(engine),
+                mib(codec),
+                codec / engine.max(1.0),
+            );
+        }
+    }
+    table += "\nPeak resident memory above the input, one fresh process per cell (memory.gd).\n";
+    tables.push(Table {
+        title: format!("Godot ({}): peak memory (memory.gd)", setting.description()),
+        table: Some(table),
+        file: setting.table_file(out, "memory"),
+    });
     Ok(all_ok)
 }
 

@@ -42,9 +42,15 @@ pub fn godot() -> Result<PathBuf, String> {
 
 /// Builds the GDExtension into the addon's `bin/` (the addon's own build script).
 pub fn build_addon() -> Result<(), String> {
+    build_addon_with(&[])
+}
+
+/// Runs the addon's own build script with `args` (`--double`: the double-precision library).
+pub fn build_addon_with(args: &[&str]) -> Result<(), String> {
     let script = project_dir().join("addons/fast_variant_codec/build.sh");
     let ok = Command::new("bash")
         .arg(&script)
+        .args(args)
         .status()
         .map_err(|e| format!("cannot run {}: {e}", script.display()))?
         .success();

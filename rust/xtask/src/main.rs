@@ -32,7 +32,9 @@ const USAGE: &str =
                the Rust server against a Godot client (TCP and UDP), the CLI's text
                against the live engine's var_to_str,
                and the Godot parity suite in each setting (editor build, safe mode, each
-               engine-layout probe failed alone, release export template), then part of
+               engine-layout probe failed alone, release export template), through the
+               GDScript fallback FastVariant (with the library, and without it in the
+               editor build and an export to a platform without it), then part of
                it under AddressSanitizer (scripts/asan.sh: in the engine built with it
                when scripts/provision-engine-build.sh has built one, else the library
                alone) and under Valgrind's Memcheck (scripts/memcheck.sh); ends with
@@ -50,8 +52,9 @@ const USAGE: &str =
                CLI, their rust-version against Cargo.lock, the docs with -D warnings
   e2e          the end-to-end test alone: the crate's example server against a Godot
                client, 1000 messages each way over TCP and UDP
-  package      build linux.x86_64, linux.arm64 and windows.x86_64 release libraries and
-               write target/package/fast_variant_codec-VERSION.zip (docs/PLATFORMS.md);
+  package      build linux.x86_64, linux.arm64, windows.x86_64 and macOS (universal)
+               release libraries and write target/package/fast_variant_codec-VERSION.zip
+               and SHA256SUMS (docs/PLATFORMS.md);
                --check: then check each platform as far as this machine can (`N passed,
                N failed`)";
 

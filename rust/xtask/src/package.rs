@@ -1,13 +1,17 @@
 //! `cargo xtask package [--check]`: the addon as the Godot Asset Library takes it, a zip
-//! with release libraries for linux.x86_64, linux.arm64 and windows.x86_64, and (with
-//! `--check`) the checks of each platform that this machine can run. docs/PLATFORMS.md
-//! tells how each is built and checked, and what is not.
+//! with release libraries for linux.x86_64, linux.arm64, windows.x86_64 and macOS
+//! (universal: arm64 and x86_64), every release file of the addon folder, and a
+//! SHA256SUMS beside it; with `--check`, the checks of each platform that this machine can
+//! run. docs/PLATFORMS.md tells how each is built and checked, and what is not.
 //!
-//! The cross builds use Debian's cross compilers and rust-src (scripts/provision-cross.sh
-//! puts them in .cache/cross) with `-Zbuild-std`, in their own target directory
-//! (`target/cross`), so that they never invalidate the normal release build.
+//! The cross builds use -Zbuild-std with the standard library's source from Debian, in their
+//! own target directory (`target/cross`), so that they never invalidate the normal release
+//! build: Debian's cross compilers for Linux arm64 and Windows, Zig's linker (through
+//! cargo-zigbuild) for macOS, whose slices are merged and signed by rcodesign
+//! (scripts/provision-cross.sh puts them all in .cache/cross).
 
 mod checks;
+mod macho;
 mod notices;
 
 use std::fs;
@@ -24,21 +28,67 @@ const CRATE: &str = "fast-variant-codec";
 /// The addon's folder, in a project and in the zip.
 const ADDON: &str = "addons/fast_variant_codec";
 const GDEXTENSION: &str = "fast_variant_codec.gdextension";
+/// The files of the addon folder that are for building it from a checkout, not for a
+/// release: the development build script and `bin/` (the release's libraries replace it).
+const DEVELOPMENT_ONLY: [&str; 2] = ["build.sh", "bin/"];
+/// The repository's files that the release carries in the addon folder.
+const RELEASE_DOCUMENTS: [&str; 2] = ["LICENSE", "CHANGELOG.md"];
+/// Written by the packaging (notices.rs).
+const NOTICES: &str = "THIRD_PARTY_NOTICES.md";
+/// Beside the zip: `sha256sum -c SHA256SUMS` checks it.
+const SUMS: &str = "SHA256SUMS";
 /// The target cargo builds for without `--target` (the package is built on it).
 const HOST: &str = "x86_64-unknown-linux-gnu";
+/// The binding's features for double-precision engines, as build.sh --double builds it.
+const DOUBLE_FEATURES: [&str; 3] = ["--no-default-features", "--features", DOUBLE_FEATURE];
+const DOUBLE_FEATURE: &str = "double-precision";
+/// The symbol Godot calls (the .gdextension's `entry_symbol`), the one each library exports.
+const ENTRY_SYMBOL: &str = "gdext_rust_init";
 
 const USAGE: &str = "usage: cargo xtask package [--check]";
+
+/// How a platform's library is built.
+pub(crate) enum Toolchain {
+    /// cargo's own build for this machine (cargo's target directory, which the tests use).
+    Host,
+    /// The build for this machine's engines built with `precision=double`:
+    /// `addons/fast_variant_codec/build.sh --double`, which dumps the API description of the
+    /// double-precision engine (gdext generates such a binding only from it) and builds
+    /// with DOUBLE_FEATURES into `target/double`.
+    HostDouble,
+    /// Debian's GNU cross toolchain, whose tools are named `PREFIX-gcc`, `PREFIX-objdump`...
+    Gnu {
+        triple: &'static str,
+        prefix: &'static str,
+    },
+    /// Zig's linker through cargo-zigbuild, one Mach-O slice per entry, merged into one
+    /// universal library and signed ad hoc by rcodesign.
+    Apple { slices: &'static [AppleSlice] },
+}
+
+/// One architecture of the macOS library.
+pub(crate) struct AppleSlice {
+    triple: &'static str,
+    /// Apple's and Godot's name of the architecture.
+    arch: &'static str,
+    /// The Mach-O CPU type.
+    cpu_type: u32,
+    /// The deployment target: Godot's own for the architecture (`-mmacosx-version-min` in
+    /// the engine's platform/macos/detect.py, the same from 4.4 to 4.7), so that the library
+    /// loads on every Mac the engine runs on.
+    min_macos: (u32, u32),
+}
 
 /// A platform the package ships a library for.
 pub(crate) struct Platform {
     /// Godot's operating system and architecture: the .gdextension's keys are
-    /// `OS.debug.ARCH` and `OS.release.ARCH`.
+    /// `OS.debug.ARCH` and `OS.release.ARCH`, or `OS.debug` and `OS.release` for a library
+    /// of every architecture (`arch` None: the macOS universal library).
     os: &'static str,
-    arch: &'static str,
-    /// Rust's target; `None` for the native build.
-    triple: Option<&'static str>,
-    /// The prefix of its cross toolchain's tools (`x86_64-w64-mingw32`); `None`: the host's.
-    tools: Option<&'static str>,
+    arch: Option<&'static str>,
+    /// A further feature tag the keys end with (`double`: `OS.debug.ARCH.double`).
+    tag: Option<&'static str>,
+    toolchain: Toolchain,
     /// The library cargo writes.
     built: &'static str,
     /// Its name in the addon's `bin/`.
@@ -47,55 +97,117 @@ pub(crate) struct Platform {
 
 pub(crate) const LINUX_X86_64: Platform = Platform {
     os: "linux",
-    arch: "x86_64",
-    triple: None,
-    tools: None,
+    arch: Some("x86_64"),
+    tag: None,
+    toolchain: Toolchain::Host,
     built: "libfast_variant_codec.so",
     file: "libfast_variant_codec.linux.x86_64.so",
 };
+pub(crate) const LINUX_X86_64_DOUBLE: Platform = Platform {
+    os: "linux",
+    arch: Some("x86_64"),
+    tag: Some("double"),
+    toolchain: Toolchain::HostDouble,
+    built: "libfast_variant_codec.so",
+    file: "libfast_variant_codec.linux.x86_64.double.so",
+};
 pub(crate) const LINUX_ARM64: Platform = Platform {
     os: "linux",
-    arch: "arm64",
-    triple: Some("aarch64-unknown-linux-gnu"),
-    tools: Some("aarch64-linux-gnu"),
+    arch: Some("arm64"),
+    tag: None,
+    toolchain: Toolchain::Gnu {
+        triple: "aarch64-unknown-linux-gnu",
+        prefix: "aarch64-linux-gnu",
+    },
     built: "libfast_variant_codec.so",
     file: "libfast_variant_codec.linux.arm64.so",
 };
 pub(crate) const WINDOWS_X86_64: Platform = Platform {
     os: "windows",
-    arch: "x86_64",
-    triple: Some("x86_64-pc-windows-gnu"),
-    tools: Some("x86_64-w64-mingw32"),
+    arch: Some("x86_64"),
+    tag: None,
+    toolchain: Toolchain::Gnu {
+        triple: "x86_64-pc-windows-gnu",
+        prefix: "x86_64-w64-mingw32",
+    },
     built: "fast_variant_codec.dll",
     file: "fast_variant_codec.windows.x86_64.dll",
 };
-pub(crate) const PLATFORMS: [&Platform; 3] = [&LINUX_X86_64, &LINUX_ARM64, &WINDOWS_X86_64];
+pub(crate) const MACOS: Platform = Platform {
+    os: "macos",
+    arch: None,
+    tag: None,
+    toolchain: Toolchain::Apple {
+        slices: &[
+            AppleSlice {
+                triple: "aarch64-apple-darwin",
+                arch: "arm64",
+                cpu_type: macho::CPU_TYPE_ARM64,
+                min_macos: (11, 0),
+            },
+            AppleSlice {
+                triple: "x86_64-apple-darwin",
+                arch: "x86_64",
+                cpu_type: macho::CPU_TYPE_X86_64,
+                min_macos: (10, 13),
+            },
+        ],
+    },
+    built: "libfast_variant_codec.dylib",
+    file: "libfast_variant_codec.macos.universal.dylib",
+};
+/// Every platform of the package, in the order they are built and checked.
+pub(crate) const PLATFORMS: [&Platform; 5] = [
+    &LINUX_X86_64,
+    &LINUX_X86_64_DOUBLE,
+    &LINUX_ARM64,
+    &WINDOWS_X86_64,
+    &MACOS,
+];
 
 impl Platform {
     pub(crate) fn name(&self) -> String {
-        format!("{}.{}", self.os, self.arch)
+        let tag = self.tag.map(|t| format!(".{t}")).unwrap_or_default();
+        format!("{}.{}{tag}", self.os, self.arch.unwrap_or("universal"))
     }
 
-    fn triple(&self) -> &'static str {
-        self.triple.unwrap_or(HOST)
+    /// The Rust targets its library is built for (one per slice of a universal library).
+    fn triples(&self) -> Vec<&'static str> {
+        match &self.toolchain {
+            Toolchain::Host | Toolchain::HostDouble => vec![HOST],
+            Toolchain::Gnu { triple, .. } => vec![triple],
+            Toolchain::Apple { slices } => slices.iter().map(|s| s.triple).collect(),
+        }
+    }
+
+    /// cargo's feature arguments of its build (for `cargo tree`).
+    fn cargo_features(&self) -> &'static [&'static str] {
+        match self.toolchain {
+            Toolchain::HostDouble => &DOUBLE_FEATURES,
+            _ => &[],
+        }
     }
 
     /// The .gdextension keys naming its library: debug and release.
     fn keys(&self) -> [String; 2] {
-        ["debug", "release"].map(|build| format!("{}.{build}.{}", self.os, self.arch))
+        let tag = self.tag.map(|t| format!(".{t}")).unwrap_or_default();
+        ["debug", "release"].map(|build| match self.arch {
+            Some(arch) => format!("{}.{build}.{arch}{tag}", self.os),
+            None => format!("{}.{build}{tag}", self.os),
+        })
     }
 
-    /// A tool of its toolchain (`objdump`, `strip`): the cross one in `cross/bin`, or the
-    /// host's.
+    /// A tool of its GNU toolchain (`objdump`, `strip`): the cross one in `cross/bin`, or
+    /// the host's.
     fn tool(&self, cross: &Path, name: &str) -> PathBuf {
-        match self.tools {
-            Some(prefix) => cross.join("bin").join(format!("{prefix}-{name}")),
-            None => PathBuf::from(name),
+        match self.toolchain {
+            Toolchain::Gnu { prefix, .. } => cross.join("bin").join(format!("{prefix}-{name}")),
+            _ => PathBuf::from(name),
         }
     }
 }
 
-/// One platform's library: as built, and stripped in the stage.
+/// One platform's library: as built, and stripped (or signed) in the stage.
 pub(crate) struct Built {
     platform: &'static Platform,
     library: PathBuf,
@@ -111,6 +223,8 @@ pub(crate) struct Package {
     /// target/package: the zip, its stage and the checks' projects.
     dir: PathBuf,
     zip: PathBuf,
+    /// The entries the zip must hold (expected_entries).
+    expected: Vec<String>,
     built: Vec<Built>,
 }
 
@@ -136,7 +250,12 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
         );
     }
     let started = Instant::now();
-    let meta = cargo_metadata(&project_dir().join("Cargo.toml"), None)?;
+    // With the double-precision feature too: the notices look up the crates of every
+    // platform's build in it, and cargo metadata lists only the crates its features reach.
+    let meta = cargo_metadata(
+        &project_dir().join("Cargo.toml"),
+        Some(&format!("{CRATE}/{DOUBLE_FEATURE}")),
+    )?;
     let version = crate_version(&meta)?;
     let target_dir = PathBuf::from(
         meta["target_directory"]
@@ -144,6 +263,12 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
             .ok_or("no target_directory")?,
     );
     let cross = provision("toolchains")?;
+    if PLATFORMS
+        .iter()
+        .any(|p| matches!(p.toolchain, Toolchain::Apple { .. }))
+    {
+        provision("apple")?;
+    }
 
     let mut built = Vec::new();
     for platform in PLATFORMS {
@@ -152,44 +277,17 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
 
     let dir = target_dir.join("package");
     let stage = dir.join("stage");
-    let _ = fs::remove_dir_all(&stage);
-    let addon = stage.join(ADDON);
-    fs::create_dir_all(addon.join("bin")).map_err(|e| format!("{}: {e}", addon.display()))?;
-    for b in &mut built {
-        b.staged = addon.join("bin").join(b.platform.file);
-        strip(b, &cross)?;
-    }
-    let repo = project_dir();
-    let gdextension = repo.join(ADDON).join(GDEXTENSION);
-    check_gdextension(&gdextension)?;
-    copy(&gdextension, &addon.join(GDEXTENSION))?;
-    copy(
-        &repo.join(ADDON).join("README.md"),
-        &addon.join("README.md"),
-    )?;
-    copy(&repo.join("LICENSE"), &addon.join("LICENSE"))?;
-    let std_library = cross.join("sysroot/lib/rustlib/src/rust/library");
-    let text = notices::third_party_notices(&meta, &std_library)?;
-    write(&addon.join("THIRD_PARTY_NOTICES.md"), &text)?;
+    let addon_files = stage_addon(&stage, &mut built, &cross, &meta)?;
+    let (zip, expected, entries) = write_zip(&dir, &stage, &version, &addon_files)?;
 
-    let zip = dir.join(format!("fast_variant_codec-{version}.zip"));
-    zip_tool(&["create", &path_str(&stage), &path_str(&zip)])?;
-    let entries = zip_entries(&zip)?;
-    let expected = expected_entries();
-    if entries != expected {
-        return Err(format!(
-            "{} holds {entries:?}, not the Asset Library layout {expected:?}",
-            zip.display()
-        ));
-    }
-
-    print_summary(&version, &zip, &built, entries.len(), started);
+    print_summary(&version, &zip, &built, entries, started);
 
     let package = Package {
         version,
         cross,
         dir,
         zip,
+        expected,
         built,
     };
     if check {
@@ -197,6 +295,69 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// Lays the addon out in `stage` as the zip holds it: each platform's library in `bin/`,
+/// every release file of the addon folder, the release documents and the notices. Returns
+/// the addon's release files.
+fn stage_addon(
+    stage: &Path,
+    built: &mut [Built],
+    cross: &Path,
+    meta: &Value,
+) -> Result<Vec<String>, String> {
+    let _ = fs::remove_dir_all(stage);
+    let addon = stage.join(ADDON);
+    fs::create_dir_all(addon.join("bin")).map_err(|e| format!("{}: {e}", addon.display()))?;
+    for b in built.iter_mut() {
+        b.staged = addon.join("bin").join(b.platform.file);
+        stage_library(b, cross)?;
+    }
+    let repo = project_dir();
+    check_gdextension(&repo.join(ADDON).join(GDEXTENSION))?;
+    let addon_files = addon_release_files()?;
+    for file in &addon_files {
+        let to = addon.join(file);
+        if let Some(folder) = to.parent() {
+            fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        }
+        copy(&repo.join(ADDON).join(file), &to)?;
+    }
+    for file in RELEASE_DOCUMENTS {
+        copy(&repo.join(file), &addon.join(file))?;
+    }
+    let std_library = cross.join("sysroot/lib/rustlib/src/rust/library");
+    let text = notices::third_party_notices(meta, &std_library)?;
+    write(&addon.join(NOTICES), &text)?;
+    Ok(addon_files)
+}
+
+/// Zips `stage` into `dir`, checks the zip holds exactly the Asset Library layout and
+/// writes `SHA256SUMS` beside it. Returns the zip, the entries it must hold and how many
+/// it holds.
+fn write_zip(
+    dir: &Path,
+    stage: &Path,
+    version: &str,
+    addon_files: &[String],
+) -> Result<(PathBuf, Vec<String>, usize), String> {
+    let zip_name = format!("fast_variant_codec-{version}.zip");
+    let zip = dir.join(&zip_name);
+    zip_tool(&["create", &path_str(stage), &path_str(&zip)])?;
+    let entries = zip_entries(&zip)?;
+    let expected = expected_entries(addon_files);
+    if entries != expected {
+        return Err(format!(
+            "{} holds {entries:?}, not the Asset Library layout {expected:?}",
+            zip.display()
+        ));
+    }
+    let sums = stdout_of(
+        Command::new("sha256sum").current_dir(dir).arg(&zip_name),
+        "sha256sum",
+    )?;
+    write(&dir.join(SUMS), &sums)?;
+    Ok((zip, expected, entries.len()))
 }
 
 /// The zip, each platform's build time and library sizes, and the whole run's time.
@@ -216,21 +377,58 @@ fn print_summary(version: &str, zip: &Path, built: &[Built], entries: usize, sta
     println!("packaged in {:.0} s", started.elapsed().as_secs_f64());
 }
 
+/// The addon folder's files that a release carries (relative to the folder): those in
+/// git, less the ones for developing it (DEVELOPMENT_ONLY). A file added to the folder is
+/// released without any change here.
+fn addon_release_files() -> Result<Vec<String>, String> {
+    let listed = stdout_of(
+        Command::new("git")
+            .current_dir(project_dir())
+            .args(["ls-files", "-z", "--", ADDON]),
+        "git ls-files (the addon's files)",
+    )?;
+    Ok(release_files(&listed))
+}
+
+/// The release files among `git ls-files -z` output of the addon folder.
+fn release_files(listed: &str) -> Vec<String> {
+    let mut files: Vec<String> = listed
+        .split('\0')
+        .filter_map(|path| path.strip_prefix(ADDON)?.strip_prefix('/'))
+        .filter(|file| {
+            !DEVELOPMENT_ONLY
+                .iter()
+                .any(|dev| *file == *dev || (dev.ends_with('/') && file.starts_with(dev)))
+        })
+        .map(str::to_owned)
+        .collect();
+    files.sort();
+    files
+}
+
 /// The zip's entries, sorted: the addon folder at its root, as the Asset Library wants it
-/// (Godot's installer keeps the paths; its "ignore asset root" option is off by default).
-fn expected_entries() -> Vec<String> {
-    let mut entries = vec![
-        "addons/".to_owned(),
-        format!("{ADDON}/"),
-        format!("{ADDON}/bin/"),
-        format!("{ADDON}/{GDEXTENSION}"),
-        format!("{ADDON}/README.md"),
-        format!("{ADDON}/LICENSE"),
-        format!("{ADDON}/THIRD_PARTY_NOTICES.md"),
-    ];
-    entries.extend(PLATFORMS.iter().map(|p| format!("{ADDON}/bin/{}", p.file)));
-    entries.sort();
-    entries
+/// (Godot's installer keeps the paths; its "ignore asset root" option is off by default),
+/// with its release files, the repository's documents, the notices and each library, and
+/// an entry for every folder.
+fn expected_entries(addon_files: &[String]) -> Vec<String> {
+    let mut files: Vec<String> = addon_files
+        .iter()
+        .map(String::as_str)
+        .chain(RELEASE_DOCUMENTS)
+        .chain([NOTICES])
+        .map(|f| format!("{ADDON}/{f}"))
+        .collect();
+    files.extend(PLATFORMS.iter().map(|p| format!("{ADDON}/bin/{}", p.file)));
+    let mut entries = std::collections::BTreeSet::new();
+    for file in &files {
+        let mut folder = file.as_str();
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            entries.insert(format!("{parent}/"));
+            folder = parent;
+        }
+    }
+    entries.extend(files);
+    entries.into_iter().collect()
 }
 
 /// `cargo metadata` of the workspace of `manifest` with `features` enabled (the standard
@@ -278,8 +476,12 @@ fn cargo_program() -> String {
 
 /// `program` at the lowest priority: the machine is shared (2 cores, benchmarks).
 fn niced(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    nice_at("19", program)
+}
+
+fn nice_at(niceness: &str, program: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut cmd = Command::new("nice");
-    cmd.args(["-n", "19"]).arg(program);
+    cmd.args(["-n", niceness]).arg(program);
     cmd
 }
 
@@ -291,51 +493,73 @@ fn provision(what: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(out.trim()))
 }
 
+/// The tools provision-cross.sh `apple` puts in `.cache/cross`: cargo-zigbuild, Zig and
+/// rcodesign.
+fn apple_tool(cross: &Path, name: &str) -> PathBuf {
+    match name {
+        "zig" => cross.join("zig/ziglang/zig"),
+        "cargo-zigbuild" => cross.join("zig/bin/cargo-zigbuild"),
+        _ => cross.join("rcodesign/bin").join(name),
+    }
+}
+
 /// Builds the release library of `platform`: natively (cargo's own target directory, the
 /// build build.sh and the tests use), or with -Zbuild-std and the cross toolchain into
-/// `target/cross`.
+/// `target/cross`; a universal library slice by slice, then merged.
 fn build(platform: &'static Platform, cross: &Path, target_dir: &Path) -> Result<Built, String> {
-    let mut cmd = niced(cargo_program());
-    cmd.current_dir(project_dir())
-        .args(["build", "--release", "-p", CRATE]);
-    let library = match platform.triple {
-        None => target_dir.join("release").join(platform.built),
-        Some(triple) => {
-            let cross_target = target_dir.join("cross");
+    eprintln!(
+        "== building {} ({})",
+        platform.name(),
+        platform.triples().join(", ")
+    );
+    let started = Instant::now();
+    let cross_target = target_dir.join("cross");
+    let library = match &platform.toolchain {
+        Toolchain::Host => {
+            let mut cmd = niced(cargo_program());
+            cmd.args(["build", "--release", "-p", CRATE]);
+            run_build(&mut cmd, &platform.name())?;
+            target_dir.join("release").join(platform.built)
+        }
+        Toolchain::HostDouble => {
+            let mut cmd = niced("bash");
+            cmd.arg(project_dir().join(ADDON).join("build.sh"))
+                .arg("--double");
+            run_build(&mut cmd, &platform.name())?;
+            target_dir.join("double/release").join(platform.built)
+        }
+        Toolchain::Gnu { triple, .. } => {
             let env_triple = triple.replace('-', "_");
             let path = std::env::var_os("PATH").unwrap_or_default();
             let mut paths = vec![cross.join("bin")];
             paths.extend(std::env::split_paths(&path));
-            cmd.args(["--target", triple, "-Zbuild-std"])
-                // The toolchain's rustc with the standard library's source (provision-cross.sh).
-                .env("RUSTC", cross.join("rustc"))
-                // -Zbuild-std on a stable toolchain.
-                .env("RUSTC_BOOTSTRAP", "1")
-                .env("CARGO_TARGET_DIR", &cross_target)
-                // rustc runs the toolchain's dlltool by name, and dlltool its assembler.
-                .env(
-                    "PATH",
-                    std::env::join_paths(paths).map_err(|e| e.to_string())?,
-                )
-                .env(
-                    format!("CARGO_TARGET_{}_LINKER", env_triple.to_uppercase()),
-                    platform.tool(cross, "gcc"),
-                )
-                .env(format!("CC_{env_triple}"), platform.tool(cross, "gcc"))
-                .env(format!("AR_{env_triple}"), platform.tool(cross, "ar"));
+            let mut cmd = cross_build(
+                niced(cargo_program()),
+                "build",
+                triple,
+                cross,
+                &cross_target,
+            );
+            // rustc runs the toolchain's dlltool by name, and dlltool its assembler.
+            cmd.env(
+                "PATH",
+                std::env::join_paths(paths).map_err(|e| e.to_string())?,
+            )
+            .env(
+                format!("CARGO_TARGET_{}_LINKER", env_triple.to_uppercase()),
+                platform.tool(cross, "gcc"),
+            )
+            .env(format!("CC_{env_triple}"), platform.tool(cross, "gcc"))
+            .env(format!("AR_{env_triple}"), platform.tool(cross, "ar"));
+            run_build(&mut cmd, &platform.name())?;
             cross_target
                 .join(triple)
                 .join("release")
                 .join(platform.built)
         }
+        Toolchain::Apple { slices } => build_universal(platform, slices, cross, &cross_target)?,
     };
-    eprintln!("== building {} ({})", platform.name(), platform.triple());
-    let started = Instant::now();
-    let (ok, _) = run_echoing(&mut cmd)?;
     let seconds = started.elapsed().as_secs_f64();
-    if !ok {
-        return Err(format!("building {} failed", platform.name()));
-    }
     eprintln!("== {} built in {seconds:.0} s", platform.name());
     Ok(Built {
         platform,
@@ -345,30 +569,142 @@ fn build(platform: &'static Platform, cross: &Path, target_dir: &Path) -> Result
     })
 }
 
-/// Copies the library into the stage without symbols and debug information (the dynamic
-/// symbols and the DLL's export table stay: the checks read them from the stripped file).
-fn strip(b: &Built, cross: &Path) -> Result<(), String> {
-    let tool = b.platform.tool(cross, "strip");
-    let ok = Command::new(&tool)
-        .arg("--strip-all")
-        .arg("-o")
-        .arg(&b.staged)
-        .arg(&b.library)
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", tool.display()))?
-        .success();
-    ok.then_some(())
-        .ok_or_else(|| format!("stripping {} failed", b.library.display()))
+/// `cargo build` (or `zigbuild`) of the binding for `triple` with -Zbuild-std, the
+/// standard library's source from provision-cross.sh, into `cross_target`.
+fn cross_build(
+    mut cmd: Command,
+    verb: &str,
+    triple: &str,
+    cross: &Path,
+    cross_target: &Path,
+) -> Command {
+    cmd.current_dir(project_dir())
+        .args([
+            verb,
+            "--release",
+            "-p",
+            CRATE,
+            "--target",
+            triple,
+            "-Zbuild-std",
+        ])
+        // The toolchain's rustc with the standard library's source (provision-cross.sh).
+        .env("RUSTC", cross.join("rustc"))
+        // -Zbuild-std on a stable toolchain.
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("CARGO_TARGET_DIR", cross_target);
+    cmd
 }
 
-/// The `[libraries]` entries of a .gdextension: (key, path).
-fn gdextension_libraries(text: &str) -> Vec<(String, String)> {
+fn run_build(cmd: &mut Command, name: &str) -> Result<(), String> {
+    let (ok, _) = run_echoing(cmd.current_dir(project_dir()))?;
+    ok.then_some(())
+        .ok_or_else(|| format!("building {name} failed"))
+}
+
+/// The niceness of the macOS builds, the heaviest of the package (the standard library is
+/// built from source for each of the two slices).
+const APPLE_NICENESS: &str = "10";
+
+/// Each slice built by cargo-zigbuild with its deployment target, its export trie cut down
+/// to the entry symbol, then the slices merged into one universal file (rcodesign
+/// macho-universal-create, as `lipo -create`); signed when staged.
+fn build_universal(
+    platform: &Platform,
+    slices: &[AppleSlice],
+    cross: &Path,
+    cross_target: &Path,
+) -> Result<PathBuf, String> {
+    let out = cross_target.join("macos");
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut thin = Vec::new();
+    for slice in slices {
+        let started = Instant::now();
+        let mut cmd = cross_build(
+            nice_at(APPLE_NICENESS, apple_tool(cross, "cargo-zigbuild")),
+            "zigbuild",
+            slice.triple,
+            cross,
+            cross_target,
+        );
+        let (major, minor) = slice.min_macos;
+        cmd.env("CARGO_ZIGBUILD_ZIG_PATH", apple_tool(cross, "zig"))
+            // rustc, cargo-zigbuild (zig's target) and the cc crate all read it.
+            .env("MACOSX_DEPLOYMENT_TARGET", format!("{major}.{minor}"))
+            // rustc strips the symbol table with its own rust-objcopy after linking.
+            .env("CARGO_PROFILE_RELEASE_STRIP", "symbols")
+            .env(
+                "RUSTFLAGS",
+                format!(
+                    // Rust's own symbols hidden: Zig's linker ignores the exported-symbols
+                    // list rustc passes, so visibility is what keeps them out of the
+                    // exports; then the install name a loadable library has.
+                    "-Zdefault-visibility=hidden -Clink-arg=-Wl,-install_name,@rpath/{}",
+                    platform.file
+                ),
+            );
+        run_build(&mut cmd, &format!("{} {}", platform.name(), slice.arch))?;
+        eprintln!(
+            "== {} {} built in {:.0} s",
+            platform.name(),
+            slice.arch,
+            started.elapsed().as_secs_f64()
+        );
+        let built = cross_target
+            .join(slice.triple)
+            .join("release")
+            .join(platform.built);
+        let mut bytes = fs::read(&built).map_err(|e| format!("{}: {e}", built.display()))?;
+        // What else Zig's linker exports goes: its own `__mh_dylib_header` and
+        // `___dso_handle`, the standard library's `___isOSVersionAtLeast` and
+        // `___isPlatformVersionAtLeast`, psm's assembly functions.
+        macho::keep_only_export(&mut bytes, &format!("_{ENTRY_SYMBOL}"))
+            .map_err(|e| format!("{}: {e}", built.display()))?;
+        let file = out.join(format!("{}.{}.dylib", CRATE, slice.arch));
+        write_bytes(&file, &bytes)?;
+        thin.push(file);
+    }
+    let universal = out.join(platform.file);
+    let mut cmd = Command::new(apple_tool(cross, "rcodesign"));
+    cmd.arg("macho-universal-create")
+        .arg("--output")
+        .arg(&universal)
+        .args(&thin);
+    stdout_of(&mut cmd, "rcodesign macho-universal-create")?;
+    Ok(universal)
+}
+
+/// Copies the library into the stage: without symbols and debug information (the dynamic
+/// symbols and the DLL's export table stay: the checks read them from the stripped file),
+/// or, the macOS one (stripped when linked), with an ad-hoc code signature on each slice
+/// (rcodesign; Apple Silicon runs no unsigned arm64 code).
+fn stage_library(b: &Built, cross: &Path) -> Result<(), String> {
+    let mut cmd = match b.platform.toolchain {
+        Toolchain::Apple { .. } => {
+            let mut cmd = Command::new(apple_tool(cross, "rcodesign"));
+            cmd.arg("sign").arg(&b.library).arg(&b.staged);
+            cmd
+        }
+        _ => {
+            let mut cmd = Command::new(b.platform.tool(cross, "strip"));
+            cmd.arg("--strip-all")
+                .arg("-o")
+                .arg(&b.staged)
+                .arg(&b.library);
+            cmd
+        }
+    };
+    stdout_of(&mut cmd, &format!("staging {}", b.library.display())).map(drop)
+}
+
+/// The entries of one section (`[libraries]`, `[icons]`) of a .gdextension: (key, value).
+fn gdextension_entries(text: &str, wanted: &str) -> Vec<(String, String)> {
     let mut section = "";
     let mut entries = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.starts_with('[') {
             section = line;
-        } else if section == "[libraries]" && !line.starts_with(';') {
+        } else if section == wanted && !line.starts_with(';') {
             if let Some((key, value)) = line.split_once('=') {
                 entries.push((
                     key.trim().to_owned(),
@@ -381,10 +717,12 @@ fn gdextension_libraries(text: &str) -> Vec<(String, String)> {
 }
 
 /// The repository's .gdextension names exactly the packaged libraries: each platform's
-/// debug and release keys, both the release library in `bin/`.
+/// debug and release keys (`macos.debug` and `macos.release` for the universal library;
+/// `linux.debug.x86_64.double` and its release twin for the double-precision one), both
+/// the release library in `bin/`.
 fn check_gdextension(file: &Path) -> Result<(), String> {
     let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut found = gdextension_libraries(&text);
+    let mut found = gdextension_entries(&text, "[libraries]");
     found.sort();
     let mut expected: Vec<(String, String)> = PLATFORMS
         .iter()
@@ -406,7 +744,11 @@ fn copy(from: &Path, to: &Path) -> Result<(), String> {
 }
 
 fn write(file: &Path, text: &str) -> Result<(), String> {
-    fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))
+    write_bytes(file, text.as_bytes())
+}
+
+fn write_bytes(file: &Path, bytes: &[u8]) -> Result<(), String> {
+    fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))
 }
 
 fn path_str(path: &Path) -> String {
@@ -464,11 +806,49 @@ mod tests {
     }
 
     #[test]
-    fn gdextension_libraries_reads_only_the_libraries_section() {
-        let text = "[configuration]\nentry_symbol = \"x\"\n[libraries]\n; a comment\nlinux.debug.x86_64 = \"./bin/a.so\"\n";
+    fn gdextension_entries_reads_only_the_section_asked_for() {
+        let text = "[configuration]\nentry_symbol = \"x\"\n[libraries]\n; a comment\nlinux.debug.x86_64 = \"./bin/a.so\"\n[icons]\nC = \"res://c.svg\"\n";
         assert_eq!(
-            gdextension_libraries(text),
+            gdextension_entries(text, "[libraries]"),
             [("linux.debug.x86_64".to_owned(), "./bin/a.so".to_owned())]
         );
+        assert_eq!(
+            gdextension_entries(text, "[icons]"),
+            [("C".to_owned(), "res://c.svg".to_owned())]
+        );
+    }
+
+    #[test]
+    fn the_release_takes_the_addon_files_but_its_development_ones() {
+        let listed = format!(
+            "{ADDON}/README.md\0{ADDON}/build.sh\0{ADDON}/bin/.gitignore\0{ADDON}/icon.svg\0\
+             {ADDON}/fallback/fast_variant.gd\0{ADDON}s/other.txt\0README.md\0"
+        );
+        assert_eq!(
+            release_files(&listed),
+            ["README.md", "fallback/fast_variant.gd", "icon.svg"]
+        );
+    }
+
+    #[test]
+    fn expected_entries_name_every_folder_once_and_each_library() {
+        let entries = expected_entries(&["README.md".into(), "fallback/a.gd".into()]);
+        for entry in [
+            "addons/".to_owned(),
+            format!("{ADDON}/"),
+            format!("{ADDON}/bin/"),
+            format!("{ADDON}/fallback/"),
+            format!("{ADDON}/fallback/a.gd"),
+            format!("{ADDON}/CHANGELOG.md"),
+            format!("{ADDON}/{NOTICES}"),
+            format!("{ADDON}/bin/{}", MACOS.file),
+        ] {
+            assert_eq!(
+                entries.iter().filter(|e| **e == entry).count(),
+                1,
+                "{entry}"
+            );
+        }
+        assert!(entries.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -9,13 +9,20 @@ use crate::switch_names::{
     FAILED_PROBES_VARIABLE, POOL_THREADS_VARIABLE, SAFE_MODE_VARIABLE, WRONG_LAYOUT_VARIABLE,
 };
 
+/// The variable that makes the suites test the addon's GDScript fallback (`FastVariant`)
+/// in place of `FastVariantCodec` (godot_project/test_runner/test_runner.gd).
+pub const CODEC_VARIABLE: &str = "FVC_CODEC";
+
 /// One way of running the bundled Godot project: the engine build (the editor, a debug
-/// build, or the release export template through scripts/release-template.sh) and the
-/// binding's environment.
+/// build, or the release export template through scripts/release-template.sh), the
+/// binding's environment, and whether the addon's library is there.
 pub struct Setting {
     pub label: String,
     pub env: Vec<(&'static str, String)>,
     pub release_template: bool,
+    /// The project as a platform without the addon's library has it (run_tests.sh
+    /// `--without-library`).
+    pub without_library: bool,
     /// Arguments for bench.gd in this setting.
     pub args: Vec<String>,
 }
@@ -26,6 +33,7 @@ impl Setting {
             label: label.into(),
             env: env.iter().map(|&(k, v)| (k, v.to_owned())).collect(),
             release_template,
+            without_library: false,
             args: Vec::new(),
         }
     }
@@ -74,6 +82,22 @@ impl Setting {
         Self::new("release template", &[], true)
     }
 
+    /// The suites through the GDScript fallback `FastVariant`: with the library, in the
+    /// editor build, which it forwards every call to; without it, in the editor build (a
+    /// copy of the project without the .gdextension) and in the release template (the
+    /// project exported with a .gdextension that lists no Linux library, as an export to a
+    /// platform without one carries it), where the engine's own functions do the work.
+    pub fn fallback(library: bool, release_template: bool) -> Self {
+        let label = match (library, release_template) {
+            (true, _) => "fallback, library",
+            (false, false) => "fallback, no library",
+            (false, true) => "fallback, release template, no library",
+        };
+        let mut setting = Self::new(label, &[(CODEC_VARIABLE, "FastVariant")], release_template);
+        setting.without_library = !library;
+        setting
+    }
+
     /// The engine build and the label: "editor build, safe mode", "release template".
     pub fn description(&self) -> String {
         if self.release_template {
@@ -95,13 +119,15 @@ impl Setting {
         }
     }
 
-    /// Gives `cmd` this setting's environment; the binding's variables it does not set are
-    /// removed, so that the caller's environment cannot change what a setting tests.
+    /// Gives `cmd` this setting's environment; the binding's variables (and the suites'
+    /// codec) it does not set are removed, so that the caller's environment cannot change
+    /// what a setting tests.
     pub fn apply<'c>(&self, cmd: &'c mut Command) -> &'c mut Command {
         cmd.env_remove(SAFE_MODE_VARIABLE)
             .env_remove(FAILED_PROBES_VARIABLE)
             .env_remove(WRONG_LAYOUT_VARIABLE)
             .env_remove(POOL_THREADS_VARIABLE)
+            .env_remove(CODEC_VARIABLE)
             .envs(self.env.iter().map(|(k, v)| (k, v)))
     }
 

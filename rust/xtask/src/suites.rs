@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::godot::{engine_build, run_project_script};
+use crate::godot::{build_addon_with, engine_build, run_project_script};
 use crate::process::project_dir;
 use crate::setting::Setting;
 use crate::tally::{run_counted, Tally};
@@ -39,10 +39,21 @@ const CHECKED_SUITES: [&str; 3] = [
 /// Fewer values with a history under the checkers than in the other settings, which run
 /// the full count.
 const CHECKED_COUNTS: [(&str, &str); 1] = [("FVC_HISTORY_CASES", "1000")];
+/// What the runs through the GDScript fallback test: its own suite, then the curated
+/// parity, streams and batches, and values-with-history suites through it, with as many
+/// values with a history as under the checkers (each run about 12 s, the one in the
+/// release template about 20 s with the export it needs).
+const FALLBACK_SUITES: [&str; 4] = [
+    "--suite=fallback",
+    "--suite=parity_curated",
+    "--suite=streams_batches",
+    "--suite=values_with_history",
+];
 
 /// The parity suite in every setting, in this order: the default, the demo, safe mode,
-/// each probe failed alone and against a wrong layout, the release template, then the
-/// checked suites under AddressSanitizer and under Memcheck.
+/// each probe failed alone and against a wrong layout, the release template, through the
+/// GDScript fallback (with and without the library), in the double-precision engine, then
+/// the checked suites under AddressSanitizer and under Memcheck.
 pub fn every_setting(godot: &Path, tally: &mut Tally) -> Result<(), String> {
     run_parity_suite(godot, &Setting::default_paths(), &[], tally)?;
     let demo_ok = run_project_script(godot, "res://demo/demo.gd")?;
@@ -55,6 +66,8 @@ pub fn every_setting(godot: &Path, tally: &mut Tally) -> Result<(), String> {
         run_parity_suite(godot, &setting, &["--suite=engine_layout"], tally)?;
     }
     run_parity_suite(godot, &Setting::release_template(), &[], tally)?;
+    run_fallback(godot, tally)?;
+    run_double(tally)?;
     run_asan(tally)?;
     let setting = Setting::default_paths();
     run_checked(Checker::Memcheck, &setting, &CHECKED_SUITES, tally)
@@ -76,9 +89,27 @@ fn run_parity_suite(
     if setting.release_template {
         cmd.arg("--release-template");
     }
+    if setting.without_library {
+        cmd.arg("--without-library");
+    }
     cmd.args(args);
     setting.apply(&mut cmd);
     run_counted(&mut cmd, &setting.label, tally)
+}
+
+/// The suites through the GDScript fallback in each of its settings (see
+/// [`Setting::fallback`]), counted in the tally and apart, for `fallback: N passed, N
+/// failed`.
+fn run_fallback(godot: &Path, tally: &mut Tally) -> Result<(), String> {
+    let (before_passed, before_failed) = (tally.passed, tally.failed);
+    for (library, release_template) in [(true, false), (false, false), (false, true)] {
+        let mut setting = Setting::fallback(library, release_template);
+        let counts = CHECKED_COUNTS.iter().map(|&(k, v)| (k, v.to_owned()));
+        setting.env.extend(counts);
+        run_parity_suite(godot, &setting, &FALLBACK_SUITES, tally)?;
+    }
+    tally.fallback = (tally.passed - before_passed, tally.failed - before_failed);
+    Ok(())
 }
 
 /// A memory checker that runs suites of the bundled project: its script, which ends with
@@ -115,6 +146,43 @@ fn run_checked(
     setting.apply(&mut cmd).envs(CHECKED_COUNTS);
     let label = format!("{}, {}", checker.name(), setting.label);
     run_counted(&mut cmd, &label, tally)
+}
+
+/// The parity suite in the engine built with `precision=double`, in default and safe mode,
+/// with the library built for it (`build.sh --double`), when there is such an engine
+/// (`double precision: N passed, N failed`); else `double precision: skipped (WHY)`.
+/// Fewer values with a history than in the other settings ([`CHECKED_COUNTS`]): the
+/// history suite's rules do not depend on the precision.
+fn run_double(tally: &mut Tally) -> Result<(), String> {
+    let engine = match engine_build("double") {
+        Ok(engine) => engine,
+        Err(why) => {
+            eprintln!("== double precision: skipped ({why})");
+            tally.double = Err(why);
+            return Ok(());
+        }
+    };
+    let (before_passed, before_failed) = (tally.passed, tally.failed);
+    let built = build_addon_with(&["--double"]);
+    if let Err(e) = &built {
+        eprintln!("{e}");
+    }
+    tally.step("build the double-precision addon", built.is_ok());
+    if built.is_ok() {
+        for setting in [Setting::default_paths(), Setting::safe_mode()] {
+            let setting = Setting {
+                label: format!("double precision, {}", setting.label),
+                ..setting
+            };
+            let mut cmd = Command::new("bash");
+            cmd.arg(project_dir().join("godot_project/run_tests.sh"))
+                .env("GODOT", &engine);
+            setting.apply(&mut cmd).envs(CHECKED_COUNTS);
+            run_counted(&mut cmd, &setting.label, tally)?;
+        }
+    }
+    tally.double = Ok((tally.passed - before_passed, tally.failed - before_failed));
+    Ok(())
 }
 
 /// The checked suites under AddressSanitizer in default and safe mode: in the engine built

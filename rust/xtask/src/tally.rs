@@ -22,6 +22,11 @@ pub struct Tally {
     /// The counts of the suites in the engine built with AddressSanitizer, or why they
     /// did not run.
     pub asan: Result<(usize, usize), String>,
+    /// The counts of the runs through the GDScript fallback `FastVariant`.
+    pub fallback: (usize, usize),
+    /// The counts of the suite in the engine built with double precision, or why it did
+    /// not run.
+    pub double: Result<(usize, usize), String>,
 }
 
 impl Default for Tally {
@@ -32,6 +37,8 @@ impl Default for Tally {
             settings: Vec::new(),
             history: (0, 0),
             asan: Err("not reached".into()),
+            fallback: (0, 0),
+            double: Err("not reached".into()),
         }
     }
 }

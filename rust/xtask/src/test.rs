@@ -1,6 +1,6 @@
 //! `cargo xtask test`: every test, in steps, each adding its counts to one tally; ends
-//! with the parity suite's line for each setting, `history: …`, `asan: …` and the total
-//! `N passed, N failed`.
+//! with the parity suite's line for each setting, `history: …`, `fallback: …`, `asan: …`
+//! and the total `N passed, N failed`.
 
 use std::path::Path;
 
@@ -153,7 +153,8 @@ fn godot_suites(godot: &Path, tally: &mut Tally) -> Result<(), String> {
     Ok(())
 }
 
-/// The lines CI reads: each setting's, `history: …`, `asan: …`, then the total.
+/// The lines CI reads: each setting's, `history: …`, `fallback: …`, `asan: …`, `double
+/// precision: …`, then the total.
 fn report(tally: &Tally) -> Result<(), String> {
     if !tally.settings.is_empty() {
         println!("\nGodot parity suite, by setting:");
@@ -162,9 +163,15 @@ fn report(tally: &Tally) -> Result<(), String> {
         }
         let (agreed, disagreed) = tally.history;
         println!("history: {agreed} passed, {disagreed} failed");
+        let (passed, failed) = tally.fallback;
+        println!("fallback: {passed} passed, {failed} failed");
         match &tally.asan {
             Ok((passed, failed)) => println!("asan: {passed} passed, {failed} failed"),
             Err(why) => println!("asan: skipped ({why})"),
+        }
+        match &tally.double {
+            Ok((passed, failed)) => println!("double precision: {passed} passed, {failed} failed"),
+            Err(why) => println!("double precision: skipped ({why})"),
         }
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);

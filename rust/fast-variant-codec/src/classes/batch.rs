@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, VariantType};
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant, VariantType};
 use godot::global::Error;
 use godot::sys::GodotFfi;
 use godot_variant_codec::stream::{frame_at, frame_into, FrameError, FrameErrorKind};
@@ -20,15 +20,14 @@ use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
 use crate::classes::failure::Failure;
-use crate::convert::encode_output::{self, encode_with, Filled, OutSink};
+use crate::convert::encode_output::{
+    self, encode_with, Filled, GatherSink, OutSink, GATHERED_SLICE_MIN,
+};
 use crate::convert::variant_builder::{ReadErrorKind, VariantBuilder};
 use crate::convert::variant_writer::{holds_values, VariantWriter, WriteMode};
 use crate::engine::cow_data;
 use crate::engine::ffi::ffi;
 use crate::engine::parallel;
-
-/// Copies smaller than this are made at once, on the calling thread.
-const DEFERRED_COPY_MIN: usize = 4096;
 
 /// Deferred copies adding up to less than this run on the calling thread alone: below it,
 /// sharing them with the pool costs more than it saves (guarded by bench.gd's rows
@@ -68,7 +67,7 @@ impl Sink for DeferringSink<'_> {
     }
     fn put_slice<T: Plain>(&mut self, items: &[T]) {
         let bytes = memory_of(items);
-        if bytes.len() < DEFERRED_COPY_MIN {
+        if bytes.len() < GATHERED_SLICE_MIN {
             self.out.put_bytes(bytes);
         } else if let Some(dst) = self.out.next_bytes(bytes.len()) {
             // The room is reserved now and filled by the deferred copy.
@@ -251,18 +250,36 @@ pub fn encode_stream(
     let ffi = ffi();
     let values = held_for_call(values, mode.full_objects);
     encode_output::with_buffer(|stream| {
-        for i in 0..values.len() {
+        let value_at = |i| {
             // SAFETY: below the size of the array, held unchanged for the call (see
             // `held_for_call`).
-            let value = unsafe { ffi.array_element(values.sys(), i) };
-            frame_into(stream, |stream| {
-                VariantWriter::new(Encoder::new(stream, opts), mode)
-                    .value(value, 0)
-                    .map_err(Failure::from)
-            })
-            .map_err(|e| e.of_element(i))?;
+            unsafe { ffi.array_element(values.sys(), i) }
+        };
+        fn write<S: Sink>(
+            sink: S,
+            value: &Variant,
+            opts: EncodeOptions,
+            mode: WriteMode,
+        ) -> Result<(), Failure> {
+            VariantWriter::new(Encoder::new(sink, opts), mode)
+                .value(value, 0)
+                .map_err(Failure::from)
         }
-        Ok(encode_output::packed_bytes(stream))
+        if mode.full_objects {
+            for i in 0..values.len() {
+                frame_into(stream, |stream| write(stream, value_at(i), opts, mode))
+                    .map_err(|e| e.of_element(i))?;
+            }
+            return Ok(encode_output::packed_bytes(stream));
+        }
+        // No script runs: large packed arrays are copied once, into the result.
+        let mut gather = GatherSink::new(stream);
+        for i in 0..values.len() {
+            gather
+                .frame(|gather| write(gather, value_at(i), opts, mode))
+                .map_err(|e| e.of_element(i))?;
+        }
+        Ok(gather.packed_bytes())
     })
 }
 

@@ -39,6 +39,7 @@ use crate::classes::last_failure;
 use crate::convert::encode_output;
 use crate::convert::variant_builder;
 use crate::convert::variant_writer::WriteMode;
+use crate::engine::math_types::WIDE_REALS;
 
 /// Godot's binary Variant format — [method @GlobalScope.var_to_bytes] and
 /// [method @GlobalScope.bytes_to_var] — byte for byte like the engine, written and read
@@ -548,11 +549,16 @@ impl FastVariantCodec {
     }
 }
 
-/// An instance's encode options: this build's `real_t` (gdext without
-/// `double-precision`, as in official builds), its generation and depth limit.
+/// An instance's encode options: this build's `real_t` (single precision, as in official
+/// engine builds, or double with the `double-precision` feature), its generation and depth
+/// limit.
 const fn encode_options_for(generation: Generation, max_depth: usize) -> EncodeOptions {
     EncodeOptions::new()
-        .with_precision(Precision::Single)
+        .with_precision(if WIDE_REALS {
+            Precision::Double
+        } else {
+            Precision::Single
+        })
         .with_max_depth(max_depth)
         .with_generation(generation)
 }

@@ -7,7 +7,7 @@
 
 use crate::engine::string::{gstring, starts_with_bom, string_name};
 use godot::builtin::{
-    Aabb, Basis, Callable, Color, GString, PackedArray, PackedByteArray, Plane, Projection,
+    real, Aabb, Basis, Callable, Color, GString, PackedArray, PackedByteArray, Plane, Projection,
     Quaternion, Rect2, Rect2i, Rid, Transform2D, Transform3D, Variant, VariantType, Vector2,
     Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
@@ -97,19 +97,19 @@ fn convert(value: &Value) -> Result<Variant, ToVariantError> {
 }
 
 /// A math type (vectors, Rect2, Transform2D, Plane, Quaternion, AABB, Basis, Transform3D,
-/// Projection, Color) in this build's single precision, made of its components: the math
+/// Projection, Color) in this build's precision (`real_t`), made of its components: the math
 /// types' memory is their components in wire order (see `Value`). (A Plane so, not by
 /// `Plane::new`, which would insist on a unit normal.)
 fn math(value: &Value) -> Variant {
     macro_rules! made {
         (reals, $gdext:ident, $n:literal, $c:ident) => {
-            from_components::<$gdext, $n>($c.to_f32())
+            from_components::<$gdext, real, $n>(to_reals($c))
         };
         (ints, $gdext:ident, $n:literal, $c:ident) => {
-            from_int_components::<$gdext, $n>(*$c)
+            from_components::<$gdext, i32, $n>(*$c)
         };
         (color, $gdext:ident, $n:literal, $c:ident) => {
-            from_components::<$gdext, $n>(*$c)
+            from_components::<$gdext, f32, $n>(*$c)
         };
     }
     macro_rules! math_by_type {
@@ -127,9 +127,9 @@ fn math(value: &Value) -> Variant {
     math_types!(math_by_type! {})
 }
 
-/// A single-precision math value of a type the value model boxes (Transform2D, AABB,
-/// Basis, Transform3D, Projection), made straight from its components in wire order (as
-/// many as `t` has); `None` for another type or another count.
+/// A math value of a type the value model boxes (Transform2D, AABB, Basis, Transform3D,
+/// Projection), made straight from its single-precision components in wire order (as many
+/// as `t` has) in this build's precision; `None` for another type or another count.
 #[inline(always)]
 pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
     macro_rules! boxed_by_type {
@@ -146,9 +146,20 @@ pub fn boxed_math(t: WireType, components: &[f32]) -> Option<Variant> {
     math_types!(boxed_by_type! {})
 }
 
-/// [`from_components`] of exactly `N` components.
+/// [`from_components`] of exactly `N` single-precision components, as `real_t`s.
 fn from_slice<T: Copy, const N: usize>(components: &[f32]) -> Option<T> {
-    Some(from_components::<T, N>(components.try_into().ok()?))
+    let components: [f32; N] = components.try_into().ok()?;
+    Some(from_components::<T, real, N>(components.map(real::from)))
+}
+
+/// Reals in this build's precision (`real_t`): widened exactly, or narrowed as the engine
+/// narrows a double-precision payload.
+fn to_reals<const N: usize>(reals: &Reals<N>) -> [real; N] {
+    match reals {
+        Reals::Single(v) => v.map(real::from),
+        #[allow(clippy::unnecessary_cast)] // `real` is f64 in a double-precision build
+        Reals::Double(v) => v.map(|x| x as real),
+    }
 }
 
 /// A packed array.
@@ -163,11 +174,11 @@ fn packed_array(value: &Value) -> Variant {
                 .collect::<PackedArray<$element>>()
         };
         (vectors $n:literal, $element:ty, $v:ident) => {
-            packed($v, from_components::<$element, $n>).collect::<PackedArray<$element>>()
+            packed($v, from_components::<$element, real, $n>).collect::<PackedArray<$element>>()
         };
         (colors, $element:ty, $v:ident) => {
             $v.iter()
-                .map(|&c| from_components::<$element, 4>(c))
+                .map(|&c| from_components::<$element, f32, 4>(c))
                 .collect::<PackedArray<$element>>()
         };
     }
@@ -280,11 +291,11 @@ fn load_script(path: &str) -> Result<Gd<Script>, ToVariantError> {
 fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
     // The engine drops one leading U+FEFF of every text it reads: a name that starts with
     // one gets one more, which the engine takes off again.
-    let guarded = |text: &String| {
+    let guarded = |text: &str| {
         if starts_with_bom(text) {
             format!("\u{FEFF}{text}")
         } else {
-            text.clone()
+            text.to_owned()
         }
     };
     let guarded_value = match value {
@@ -292,11 +303,11 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
             name: guarded(&signal.name),
             object_id: signal.object_id,
         }),
-        Value::NodePath(path) => Value::NodePath(Box::new(NodePath {
-            names: path.names.iter().map(guarded).collect(),
-            subnames: path.subnames.iter().map(guarded).collect(),
-            absolute: path.absolute,
-        })),
+        Value::NodePath(path) => Value::NodePath(NodePath::new(
+            path.names().map(guarded),
+            path.subnames().map(guarded),
+            path.is_absolute(),
+        )),
         other => other.clone(),
     };
     let bytes =
@@ -306,33 +317,31 @@ fn engine_decoded(value: &Value) -> Result<Variant, ToVariantError> {
 
 /// A gdext math value made of its components in wire order, which is its memory layout
 /// (the codec's `Value` says so for every math type): gdext's math types are `repr(C)`
-/// structs of `N` `f32`s in this build.
-pub fn from_components<T: Copy, const N: usize>(components: [f32; N]) -> T {
-    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<f32>()) };
-    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `f32`s (size checked above), for
-    // which any bits are a value.
+/// structs of `N` `real_t`s (`C` is gdext's `real`), of `N` `i32`s (the int vectors,
+/// Rect2i), Color of four `f32`s.
+fn from_components<T: Copy, C: Copy, const N: usize>(components: [C; N]) -> T {
+    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<C>()) };
+    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `C`s (size checked above), floats or
+    // ints, for which any bits are a value.
     unsafe { std::mem::transmute_copy(&components) }
 }
 
-/// [`from_components`] of 32-bit int components (the int vectors, Rect2i): gdext's types
-/// for them are `repr(C)` structs of `N` `i32`s.
-fn from_int_components<T: Copy, const N: usize>(components: [i32; N]) -> T {
-    const { assert!(std::mem::size_of::<T>() == N * std::mem::size_of::<i32>()) };
-    // SAFETY: `T` is a `repr(C)` struct of exactly `N` `i32`s (size checked above), for
-    // which any bits are a value.
-    unsafe { std::mem::transmute_copy(&components) }
-}
-
-/// Packed vectors in this build's single precision (converted as the engine converts a
-/// double-precision payload).
+/// Packed vectors in this build's precision (converted as the engine converts a payload
+/// of the other precision).
 fn packed<'a, const N: usize, T: 'a>(
     v: &'a PackedReals<N>,
-    make: fn([f32; N]) -> T,
+    make: fn([real; N]) -> T,
 ) -> Box<dyn Iterator<Item = T> + 'a> {
     match v {
-        PackedReals::Single(items) => Box::new(items.iter().map(move |&p| make(p))),
-        PackedReals::Double(items) => {
-            Box::new(items.iter().map(move |&p| make(Reals::Double(p).to_f32())))
-        }
+        PackedReals::Single(items) => Box::new(
+            items
+                .iter()
+                .map(move |&p| make(to_reals(&Reals::Single(p)))),
+        ),
+        PackedReals::Double(items) => Box::new(
+            items
+                .iter()
+                .map(move |&p| make(to_reals(&Reals::Double(p)))),
+        ),
     }
 }

@@ -20,13 +20,15 @@ use godot::obj::EngineEnum;
 use godot::sys::GodotFfi;
 use godot_variant_codec::{
     decode_inline, decode_with, Build, ContainerType, DecodeError, DecodeOptions, Packed,
-    RawNodePath, RawText, Reals, Value, VariantType as WireType,
+    RawNodePath, RawText, Value, VariantType as WireType,
 };
 
 use crate::convert::builder_caches::{return_caches, take_thread_caches, Caches};
-use crate::convert::to_variant::{self, element_spec, from_components, ToVariantError};
+use crate::convert::to_variant::{self, element_spec, ToVariantError};
 use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
+use crate::engine::layout::VARIANT_WORDS;
+use crate::engine::math_types::WIDE_REALS;
 use crate::engine::node_path;
 use crate::engine::packed_types::packed_types;
 use crate::engine::parallel;
@@ -142,8 +144,8 @@ impl Drop for VariantBuilder {
     }
 }
 
-/// A decoded Variant on its way through the decoder to its container, held as its three
-/// words. Moved as a Variant (24 opaque bytes), the compiler copies it 16 bytes at a time,
+/// A decoded Variant on its way through the decoder to its container, held as its words
+/// (three, or five in a double-precision build). Moved as a Variant (opaque bytes), the compiler copies it 16 bytes at a time,
 /// and a 16-byte read of memory just written by narrower stores waits for the writes to
 /// reach the cache: the processor cannot forward them from its store buffer. So the words
 /// are read into an item as they were written ([`new`](Self::new) for a Variant made here
@@ -156,52 +158,54 @@ impl Drop for VariantBuilder {
 /// padding, which the engine may leave unset): `MaybeUninit` words are moved as bytes
 /// again, and the waits come back. The words are only moved, never looked at.
 #[repr(C)]
-pub struct VariantWords(u64, u64, u64);
+pub struct VariantWords([u64; VARIANT_WORDS]);
 
 impl VariantWords {
-    /// An item of a Variant made here, from its three words.
+    /// An item of a Variant made here, from its words.
     #[inline(always)]
     fn new(v: Variant) -> Self {
-        // SAFETY: a Variant is 24 bytes, aligned as words; the item owns it from now on.
-        let [a, b, c] = unsafe { std::mem::transmute::<Variant, [u64; 3]>(v) };
-        VariantWords(a, b, c)
+        // SAFETY: a Variant is `VARIANT_WORDS` words, aligned as words; the item owns it
+        // from now on.
+        VariantWords(unsafe { std::mem::transmute::<Variant, [u64; VARIANT_WORDS]>(v) })
     }
 
     /// An item of a Variant the engine made (a constructor writes the 32-bit type, then
-    /// the value): its first word read as its two halves, then the other two words.
+    /// the value): its first word read as its two halves, then the others.
     #[inline(always)]
     fn from_engine(v: Variant) -> Self {
         let v = std::mem::ManuallyDrop::new(v);
         let at = std::ptr::from_ref(&*v).cast::<u64>();
-        // SAFETY: a Variant is 24 bytes, aligned as words, read within; the item owns it
-        // from now on (`v` is not dropped).
+        let mut words = [0; VARIANT_WORDS];
+        // SAFETY: a Variant is `VARIANT_WORDS` words, aligned as words, read within; the
+        // item owns it from now on (`v` is not dropped).
         unsafe {
             let halves = at.cast::<u32>();
-            let first =
+            words[0] =
                 u64::from(halves.read_volatile()) | u64::from(halves.add(1).read_volatile()) << 32;
-            VariantWords(first, at.add(1).read_volatile(), at.add(2).read_volatile())
+            for (i, word) in words.iter_mut().enumerate().skip(1) {
+                *word = at.add(i).read_volatile();
+            }
         }
+        VariantWords(words)
     }
 
     /// The item's words, read one at a time (volatile reads, which the compiler does not
     /// merge); its Variant's ownership passes to the caller.
     #[inline(always)]
-    fn into_words(self) -> [u64; 3] {
+    fn into_words(self) -> [u64; VARIANT_WORDS] {
         let item = std::mem::ManuallyDrop::new(self);
-        // SAFETY: reads of the item's own fields.
-        unsafe {
-            [
-                std::ptr::from_ref(&item.0).read_volatile(),
-                std::ptr::from_ref(&item.1).read_volatile(),
-                std::ptr::from_ref(&item.2).read_volatile(),
-            ]
+        let mut words = [0; VARIANT_WORDS];
+        for (word, own) in words.iter_mut().zip(&item.0) {
+            // SAFETY: a read of the item's own word.
+            *word = unsafe { std::ptr::from_ref(own).read_volatile() };
         }
+        words
     }
 
     #[inline(always)]
     fn into_variant(self) -> Variant {
         // SAFETY: the words of the Variant the item owned, whose ownership passes back.
-        unsafe { std::mem::transmute::<[u64; 3], Variant>(self.into_words()) }
+        unsafe { std::mem::transmute::<[u64; VARIANT_WORDS], Variant>(self.into_words()) }
     }
 
     /// Moves the item's Variant into `*dst`, a word at a time, dropping the one there.
@@ -210,14 +214,18 @@ impl VariantWords {
     /// `dst` points to a live Variant that nothing else reads or writes meanwhile.
     #[inline(always)]
     unsafe fn replace(self, dst: *mut Variant) {
-        let [a, b, c] = self.into_words();
+        // The value union is written in pairs of words.
+        const { assert!(VARIANT_WORDS % 2 == 1) };
+        let words = self.into_words();
         // SAFETY: the caller's promise; the words of the item's Variant, whose ownership
         // passes to `*dst`.
         unsafe {
             ffi().drop_in_place(dst);
-            let words = dst.cast::<u64>();
-            words.write(a);
-            write_pair(words.add(1), b, c);
+            let at = dst.cast::<u64>();
+            at.write(words[0]);
+            for i in (1..VARIANT_WORDS).step_by(2) {
+                write_pair(at.add(i), words[i], words[i + 1]);
+            }
         }
     }
 }
@@ -248,7 +256,7 @@ unsafe fn write_pair(at: *mut u64, b: u64, c: u64) {
 impl Drop for VariantWords {
     fn drop(&mut self) {
         // SAFETY: as in `into_variant`; the item is not used again.
-        drop(unsafe { std::mem::transmute::<[u64; 3], Variant>([self.0, self.1, self.2]) });
+        drop(unsafe { std::mem::transmute::<[u64; VARIANT_WORDS], Variant>(self.0) });
     }
 }
 
@@ -301,9 +309,16 @@ impl Build for VariantBuilder {
 
     #[inline(always)]
     fn single_reals(&mut self, t: WireType, components: &[f32]) -> Result<VariantWords, ReadError> {
-        // The types a Variant holds inline are made in place; the others (Transform2D,
-        // AABB, Basis, Transform3D, Projection) from their components by the engine.
-        if let Some(made) = self.ffi.plain_variant(engine_type(t), components) {
+        // The types a Variant holds inline are made in place, of `real_t`s (a Color of
+        // floats); the others (Transform2D, AABB, Basis, Transform3D, Projection) from their
+        // components by the engine.
+        let made = if WIDE_REALS && t != WireType::Color {
+            widened(components)
+                .and_then(|(wide, n)| self.ffi.plain_variant(engine_type(t), &wide[..n]))
+        } else {
+            self.ffi.plain_variant(engine_type(t), components)
+        };
+        if let Some(made) = made {
             return Ok(VariantWords::new(made));
         }
         match to_variant::boxed_math(t, components) {
@@ -348,6 +363,11 @@ impl Build for VariantBuilder {
         Ok(VariantWords::new(self.ffi.string_variant(s)))
     }
 
+    #[inline]
+    fn raw_string(&mut self, raw: &RawText<'_>) -> Result<VariantWords, ReadError> {
+        Ok(VariantWords::new(self.ffi.raw_string_variant(raw)?))
+    }
+
     fn string_name(&mut self, s: &str) -> Result<VariantWords, ReadError> {
         Ok(VariantWords::new(
             self.ffi.string_name_variant(string_name(s)),
@@ -369,7 +389,7 @@ impl Build for VariantBuilder {
             // A path the generation's rules changed: made from its texts.
             None => match made() {
                 Some(path) => Ok(VariantWords::from_engine(path)),
-                None => self.value(Value::NodePath(Box::new(path.to_node_path()))),
+                None => self.value(Value::NodePath(path.to_node_path())),
             },
         }
     }
@@ -404,6 +424,13 @@ impl Build for VariantBuilder {
                         Some(text) => {
                             // SAFETY: as said above; a plain text is ASCII without NUL.
                             unsafe { ffi.make_ascii_string(slot(i), text) };
+                            Ok(())
+                        }
+                        // SAFETY: as said above.
+                        None if unsafe {
+                            ffi.make_string_from_utf8(slot(i), raw.bytes_by_rules())
+                        } =>
+                        {
                             Ok(())
                         }
                         None => raw.text_by_rules().map(|text| {
@@ -681,8 +708,8 @@ fn copy_into<T>(items: &mut [T], bytes: &[u8]) {
 
 /// A packed array of plain elements, made from the input's bytes: an element's memory is
 /// its components in wire order (the codec's `Value` states this for every math type),
-/// so the bytes are copied as they are. This build's `real_t` is `float`: double-precision
-/// vectors are rounded as the engine rounds them.
+/// so the bytes are copied as they are when they are of this build's precision (`real_t`);
+/// vectors of the other precision are converted as the engine converts them.
 fn packed_array(p: Packed<'_>) -> Variant {
     // The decoder hands only arrays of plain elements here (PackedStringArrays go to
     // `packed_strings`); any other type would be made from its value.
@@ -694,15 +721,13 @@ fn packed_array(p: Packed<'_>) -> Variant {
         (colors, $engine:ident, $element:ty) => {
             plain_packed::<$element>(VariantType::$engine, &p)
         };
-        // Double-precision vectors: rare, converted element by element.
-        (vectors $n:literal, $engine:ident, $element:ty) => {
-            if p.wide {
-                rounded::<$n>(p)
-                    .map(from_components::<$element, $n>)
-                    .collect::<PackedArray<$element>>()
-                    .to_variant()
-            } else {
+        // Vectors of the other precision (`real_t`): rare, made from their value, which
+        // converts each as the engine does.
+        (vectors $_n:literal, $engine:ident, $element:ty) => {
+            if p.wide == WIDE_REALS {
                 plain_packed::<$element>(VariantType::$engine, &p)
+            } else {
+                by_value(p)
             }
         };
         (strings, $engine:ident, $element:ty) => {
@@ -720,11 +745,16 @@ fn packed_array(p: Packed<'_>) -> Variant {
     packed_types!(make_by_type! {})
 }
 
-/// Double-precision vectors rounded to this build's single precision.
-fn rounded<const N: usize>(p: Packed<'_>) -> impl Iterator<Item = [f32; N]> + '_ {
-    p.to_vec::<[f64; N]>()
-        .into_iter()
-        .map(|v| Reals::Double(v).to_f32())
+/// Single-precision components as doubles (a double-precision build's `real_t`) and their
+/// count, when there are few enough for a Variant to hold them inline (four).
+fn widened(components: &[f32]) -> Option<([f64; 4], usize)> {
+    let mut wide = [0.0; 4];
+    (components.len() <= wide.len()).then(|| {
+        for (w, &c) in wide.iter_mut().zip(components) {
+            *w = f64::from(c);
+        }
+        (wide, components.len())
+    })
 }
 
 /// The bytes of an input PackedByteArray, read in place.

@@ -11,8 +11,8 @@
 
 use godot::builtin::inner::InnerArray;
 use godot::builtin::{
-    AnyArray, Color, GString, NodePath, PackedArray, PackedByteArray, Rid, Signal, StringName,
-    VarArray, Variant, VariantType, Vector2, Vector3, Vector4,
+    real, AnyArray, Color, GString, NodePath, PackedArray, PackedByteArray, Rid, Signal,
+    StringName, VarArray, Variant, VariantType, Vector2, Vector3, Vector4,
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
@@ -182,10 +182,10 @@ impl<S: Sink> VariantWriter<S> {
 
     #[inline]
     fn reals<const N: usize>(&mut self, v: &Variant, t: VariantType, wire: WireType) {
-        // SAFETY: `t` is `v`'s type, a math type of N single-precision reals (this build's
-        // `real_t`, as gdext's own math types assume), aligned as floats are.
-        let r: &[f32; N] = unsafe { self.ffi.borrow(v, t) };
-        self.enc.single_reals(wire, r);
+        // SAFETY: `t` is `v`'s type, a math type of N reals (this build's `real_t`, as
+        // gdext's own math types have it), aligned as reals are.
+        let r: &[real; N] = unsafe { self.ffi.borrow(v, t) };
+        self.enc.reals_in_place(wire, r);
     }
 
     /// The characters of an engine string, checked to be writable.
@@ -314,7 +314,7 @@ impl<S: Sink> VariantWriter<S> {
             };
             (vectors $n:literal, $name:ident, $element:ty, $items:expr) => {
                 self.enc
-                    .packed_vectors(WireType::$name, plain::<$element, [f32; $n]>($items))?
+                    .packed_vectors(WireType::$name, plain::<$element, [real; $n]>($items))?
             };
             (colors, $_name:ident, $_element:ty, $items:expr) => {
                 self.enc.packed_colors(plain($items))?
@@ -750,7 +750,7 @@ fn utf8(s: &GString, what: &'static str) -> Result<String, ValueErrorKind> {
 fn plain<T, P: Copy>(items: &[T]) -> &[P] {
     const { assert!(std::mem::size_of::<T>() == std::mem::size_of::<P>()) };
     const { assert!(std::mem::align_of::<T>() >= std::mem::align_of::<P>()) };
-    // SAFETY: gdext's Vector2/3/4 and Color are `repr(C)` structs of `f32`s with no
-    // padding (this build's `real_t`), the same size as `P` (checked above).
+    // SAFETY: gdext's Vector2/3/4 are `repr(C)` structs of `real_t`s and Color of `f32`s,
+    // with no padding, the same size as `P` (checked above).
     unsafe { std::slice::from_raw_parts(items.as_ptr().cast::<P>(), items.len()) }
 }

@@ -496,6 +496,24 @@ impl Buffers {
         }
     }
 
+    /// A new String of `chars` (characters without NUL, not checked), in a buffer of
+    /// exactly their count; `None` when the allocation failed.
+    pub fn string_of_chars(&self, chars: &[u32]) -> Option<GString> {
+        if chars.is_empty() {
+            return Some(GString::new());
+        }
+        let data = self.allocate::<u32>(chars.len() + 1);
+        if data.is_null() {
+            return None;
+        }
+        // SAFETY: the buffer holds `chars.len() + 1` characters, its size word says so; the
+        // characters are copied into the first and `string_of` writes the NUL.
+        unsafe {
+            std::ptr::copy_nonoverlapping(chars.as_ptr(), data, chars.len());
+            Some(string_of(data, chars.len()))
+        }
+    }
+
     /// A new String of `text`, 1 to [`BLOCKS_MAX`] bytes of ASCII without NUL (the
     /// caller's check: any other byte would be taken for a character of its own), widened
     /// in blocks (see [`widen_in_blocks`]); `None` when the length is out of range or the
@@ -621,6 +639,10 @@ unsafe fn widen_block(block: u32, chars: *mut u32) {
 ///
 /// # Safety
 /// `data` must have room for as many characters as `text` has.
+///
+/// Kept out of line: inlined into [`Buffers::string`], its loop compiled to code that took
+/// 1.6 times as long over text of 2-byte characters (docs/BENCHMARKS.md, 2026-11-28).
+#[inline(never)]
 unsafe fn write_chars(data: *mut u32, text: &str) -> usize {
     let mut count = 0;
     for c in text.chars() {

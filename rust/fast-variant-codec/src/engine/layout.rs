@@ -1,6 +1,11 @@
 //! The engine's memory layouts the binding relies on once a probe has checked them: where
 //! each field lies, and the engine versions whose sources lay them out so.
 
+/// A Variant's size in 64-bit words: its 32-bit type (then padding), then its value union
+/// of four `real_t`s — 3 words in a single-precision build, 5 in a double-precision one
+/// (gdext's `Variant` has the engine's size for the build's precision).
+pub const VARIANT_WORDS: usize = std::mem::size_of::<godot::builtin::Variant>() / 8;
+
 /// Where a Variant keeps its value, when the layout is known.
 pub const VALUE_OFFSET: usize = 8;
 
@@ -10,7 +15,7 @@ pub const VALUE_OFFSET: usize = 8;
 pub const ENTRY_NEXT_OFFSET: usize = 0;
 pub const ENTRY_PREV_OFFSET: usize = 8;
 pub const ENTRY_KEY_OFFSET: usize = 16;
-pub const ENTRY_VALUE_OFFSET: usize = 40;
+pub const ENTRY_VALUE_OFFSET: usize = ENTRY_KEY_OFFSET + VARIANT_WORDS * 8;
 
 /// Where a Dictionary's list starts and its size lies: a Dictionary is one pointer to its
 /// `DictionaryPrivate` (core/variant/dictionary.cpp: a 4-byte reference count, the

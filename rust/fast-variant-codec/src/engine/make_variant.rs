@@ -7,20 +7,33 @@ use godot::meta::ToGodot;
 use godot::sys::{self, GodotFfi};
 
 use crate::engine::ffi::Ffi;
-use crate::engine::variant::{owns_nothing, stored_inline, Words};
+use crate::engine::layout::VARIANT_WORDS;
+use crate::engine::variant::{owns_nothing, stored_inline, ValueWords, Words};
 
 impl Ffi {
-    /// A Variant of type `t` whose value is the 16 bytes `value`.
+    /// A Variant of type `t` whose value union holds `value`.
     ///
     /// # Safety
     /// The layout must be known, and `value` a valid value of `t` (whose ownership, if it
     /// owns anything, passes to the Variant).
     #[inline]
-    pub(super) unsafe fn from_words(t: VariantType, value: [u64; 2]) -> Variant {
-        let words: Words = [t.sys() as u32 as u64, value[0], value[1]];
+    pub(super) unsafe fn from_words(t: VariantType, value: ValueWords) -> Variant {
+        let mut words: Words = [0; VARIANT_WORDS];
+        words[0] = t.sys() as u32 as u64;
+        words[1..].copy_from_slice(&value);
         // SAFETY: the layout is known and `value` a valid value of `t` (the caller's promise):
         // these are the bytes of such a Variant.
         unsafe { std::mem::transmute::<Words, Variant>(words) }
+    }
+
+    /// A Variant of type `t` whose value is the one word `word`, the rest of its union 0.
+    ///
+    /// # Safety
+    /// As for [`from_words`](Self::from_words).
+    #[inline]
+    pub(super) unsafe fn from_word(t: VariantType, word: u64) -> Variant {
+        // SAFETY: the caller's promise.
+        unsafe { Self::from_words(t, value_words_of([word])) }
     }
 
     /// A Variant of type `t` holding that type's default value (an empty packed array…),
@@ -67,7 +80,7 @@ impl Ffi {
     pub fn nil(&self) -> Variant {
         if self.layout {
             // SAFETY: the layout is known; a nil holds nothing.
-            unsafe { Self::from_words(VariantType::NIL, [0, 0]) }
+            unsafe { Self::from_word(VariantType::NIL, 0) }
         } else {
             Variant::nil()
         }
@@ -77,7 +90,7 @@ impl Ffi {
     pub fn int(&self, i: i64) -> Variant {
         if self.layout {
             // SAFETY: the layout is known; an int is its 8 bytes.
-            unsafe { Self::from_words(VariantType::INT, [i as u64, 0]) }
+            unsafe { Self::from_word(VariantType::INT, i as u64) }
         } else {
             i.to_variant()
         }
@@ -87,7 +100,7 @@ impl Ffi {
     pub fn float(&self, f: f64) -> Variant {
         if self.layout {
             // SAFETY: as for `int`.
-            unsafe { Self::from_words(VariantType::FLOAT, [f.to_bits(), 0]) }
+            unsafe { Self::from_word(VariantType::FLOAT, f.to_bits()) }
         } else {
             f.to_variant()
         }
@@ -97,33 +110,52 @@ impl Ffi {
     pub fn bool(&self, b: bool) -> Variant {
         if self.layout {
             // SAFETY: as for `int`; a C++ bool is one byte, 0 or 1.
-            unsafe { Self::from_words(VariantType::BOOL, [u64::from(b), 0]) }
+            unsafe { Self::from_word(VariantType::BOOL, u64::from(b)) }
         } else {
             b.to_variant()
         }
     }
 
-    /// A Variant of a type stored inline as plain data (the math types of 32-bit fields,
-    /// Color), holding `components` (32-bit floats or ints), which must be that type's
-    /// value in the engine's layout (the codec's wire order); `None` when Variants are not
-    /// made through their layout, for another type, or for more than a Variant holds.
+    /// A Variant of a type stored inline as plain data (the math types, Color), holding
+    /// `components` (32-bit ints or floats, or the reals of a double-precision build),
+    /// which must be that type's value in the engine's layout (the codec's wire order);
+    /// `None` when Variants are not made through their layout, for another type, or for
+    /// more than a Variant holds.
     ///
     /// The value's words are put together from the components in registers: copied
     /// through memory (a copy of the slice's length, then a 16-byte read), the read waits
     /// for the copy's narrower writes to reach the cache.
     #[inline]
     pub fn plain_variant<T: Copy>(&self, t: VariantType, components: &[T]) -> Option<Variant> {
-        const { assert!(std::mem::size_of::<T>() == 4, "32-bit components") };
-        if !(self.layout && stored_inline(t) && owns_nothing(t)) || components.len() > 4 {
+        let size = std::mem::size_of::<T>();
+        const {
+            assert!(
+                matches!(std::mem::size_of::<T>(), 4 | 8),
+                "4- or 8-byte components"
+            )
+        };
+        if !(self.layout && stored_inline(t) && owns_nothing(t))
+            || std::mem::size_of_val(components) > std::mem::size_of::<ValueWords>()
+        {
             return None;
         }
-        let bits = |i: usize| {
-            components.get(i).map_or(0, |c| {
-                // SAFETY: a component is 4 bytes of plain data (asserted above).
-                u64::from(unsafe { std::mem::transmute_copy::<T, u32>(c) })
-            })
+        let words = if size == 4 {
+            let bits = |i: usize| {
+                components.get(i).map_or(0, |c| {
+                    // SAFETY: a component is 4 bytes of plain data (checked above).
+                    u64::from(unsafe { std::ptr::from_ref(c).cast::<u32>().read_unaligned() })
+                })
+            };
+            value_words_of([bits(0) | bits(1) << 32, bits(2) | bits(3) << 32])
+        } else {
+            let bits = |i: usize| {
+                components.get(i).map_or(0, |c| {
+                    // SAFETY: a component is 8 bytes of plain data (checked above).
+                    unsafe { std::ptr::from_ref(c).cast::<u64>().read_unaligned() }
+                })
+            };
+            value_words_of([bits(0), bits(1), bits(2), bits(3)])
         };
-        let words = [bits(0) | bits(1) << 32, bits(2) | bits(3) << 32];
         // SAFETY: the layout is known and `t` stores its value inline as the plain data the
         // caller gives, in these words.
         Some(unsafe { Self::from_words(t, words) })
@@ -187,7 +219,7 @@ impl Ffi {
             // its ownership passes to the Variant, as the caller promises.
             unsafe {
                 let word = value.sys().cast::<u64>().read_unaligned();
-                Self::from_words(t, [word, 0])
+                Self::from_word(t, word)
             }
         } else {
             // SAFETY: the caller gives up `value`: this owned copy of it is dropped after
@@ -195,4 +227,14 @@ impl Ffi {
             unsafe { std::ptr::read(value) }.to_variant()
         }
     }
+}
+
+/// A value union holding `words` first, then zeros (only the words that fit: callers check
+/// that their value does).
+#[inline(always)]
+fn value_words_of<const N: usize>(words: [u64; N]) -> ValueWords {
+    let mut value: ValueWords = [0; VARIANT_WORDS - 1];
+    let n = N.min(value.len());
+    value[..n].copy_from_slice(&words[..n]);
+    value
 }

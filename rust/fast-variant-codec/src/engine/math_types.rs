@@ -1,14 +1,19 @@
-//! The math types, once: each one's engine type, wire type, gdext type, components (32-bit
-//! floats, 32-bit ints, or a Color's four floats) and where a Variant keeps it. The
+//! The math types, once: each one's engine type, wire type, gdext type, components (reals,
+//! 32-bit ints, or a Color's four floats) and where a Variant keeps it. The
 //! engine's layout code (what is read in place, what owns nothing, what the probe checks),
 //! the writer and the builder all take their per-type code from this table.
 //!
 //! [`math_types!`] hands the table to a macro of the caller's: `math_types!(m! { args })`
 //! expands to `m! { args inline: [rows], boxed: [rows] }`, each row
 //! `(ENGINE_TYPE, WireType, GdextType, kind, components)`. `inline` are the types a
-//! Variant holds in its own 16 bytes (plain data that owns nothing); `boxed` those the
+//! Variant holds in its own value union (plain data that owns nothing); `boxed` those the
 //! engine keeps in a block of their own, the Variant holding its address. `kind` is
-//! `reals` (single-precision floats in this build), `ints` or `color`.
+//! `reals` (`real_t`: floats, or doubles in a double-precision build), `ints` or `color`.
+
+/// Whether this build's `real_t` is a double (the `double-precision` feature, for engines
+/// built with `precision=double`): the vectors, matrices and packed vectors then hold
+/// doubles, and the format flags their reals as 64-bit.
+pub const WIDE_REALS: bool = <godot::builtin::real as godot_variant_codec::Real>::WIDE;
 
 /// See the module docs.
 macro_rules! math_types {

@@ -15,7 +15,7 @@ mod array;
 pub mod cow_data;
 mod dictionary;
 pub mod ffi;
-mod layout;
+pub mod layout;
 mod make_variant;
 pub mod math_types;
 pub mod node_path;
@@ -26,6 +26,7 @@ pub mod probes;
 pub mod string;
 mod switch_names;
 pub mod typed_containers;
+mod utf32;
 mod variant;
 
 use godot::builtin::VarDictionary;

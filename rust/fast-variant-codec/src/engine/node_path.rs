@@ -342,6 +342,6 @@ impl Ffi {
         // like every pointer-sized value (the `node_paths` probe checks that it is), and
         // a valid one as the caller promises.
         self.layout
-            .then(|| unsafe { Self::from_words(VariantType::NODE_PATH, [data as u64, 0]) })
+            .then(|| unsafe { Self::from_word(VariantType::NODE_PATH, data as u64) })
     }
 }

@@ -10,8 +10,8 @@
 //! - `plain encoder_method`: numbers, whose memory is their wire bytes, written by that
 //!   method of the codec's encoder;
 //! - `strings`: Strings, each converted to and from UTF-8;
-//! - `vectors N`: real vectors of `N` components, single-precision in this build, wire
-//!   single or double precision;
+//! - `vectors N`: real vectors of `N` components, of this build's `real_t`, on the wire
+//!   of either precision;
 //! - `colors`: Colors, four 32-bit floats each on the wire as in memory.
 //!
 //! [`math_types!`]: crate::engine::math_types::math_types

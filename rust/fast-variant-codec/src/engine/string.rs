@@ -7,8 +7,10 @@ use std::ffi::CStr;
 
 use godot::builtin::{Encoding, GString, StringName, Variant, VariantType};
 use godot::sys::GodotFfi;
+use godot_variant_codec::{DecodeError, RawText};
 
 use crate::engine::ffi::Ffi;
+use crate::engine::utf32;
 
 /// A Godot String holding exactly `s`. The engine's UTF-8 constructors drop a leading
 /// U+FEFF as a byte order mark, which the decoder already dropped once (as `bytes_to_var`
@@ -106,6 +108,46 @@ impl Ffi {
         }
     }
 
+    /// Makes in `slot` (as [`make_string`](Self::make_string) does) the String of the text
+    /// `bytes` hold up to their first NUL, when they are valid UTF-8 and at most
+    /// [`utf32::STACK_MAX`] and not ASCII: checked and decoded in one pass on the stack (see
+    /// [`utf32::decode_checked`]), then copied into the String's buffer (made directly when
+    /// the engine's layout is known, else by the engine's UTF-32 constructor, which checks
+    /// each character and changes none of valid text). Returns whether it did; else `slot`
+    /// is left as it was, for the caller to read the text by the decoder's rules (and to
+    /// get their error) and make it from that.
+    ///
+    /// # Safety
+    /// As for `make_string`.
+    #[inline]
+    pub unsafe fn make_string_from_utf8(&self, slot: *mut GString, bytes: &[u8]) -> bool {
+        // ASCII is made faster from the checked text: widened straight into the String's
+        // buffer, or by the engine's Latin-1 constructor.
+        if bytes.len() > utf32::STACK_MAX || bytes.is_ascii() {
+            return false;
+        }
+        let mut chars = utf32::chars_buffer();
+        let Some(chars) = utf32::decode_checked(bytes, &mut chars) else {
+            return false;
+        };
+        match self.buffers {
+            Some(buffers) => match buffers.string_of_chars(chars) {
+                Some(s) => {
+                    // SAFETY: as the caller promises.
+                    unsafe { slot.write(s) };
+                    true
+                }
+                None => false,
+            },
+            // SAFETY: `slot` is memory for a String (the caller's promise), which the
+            // constructor initializes from `chars.len()` characters, none of them NUL.
+            None => unsafe {
+                (self.string_from_utf32)(slot.cast(), chars.as_ptr(), chars.len() as i64);
+                true
+            },
+        }
+    }
+
     /// [`make_string`](Self::make_string) for a text known to be ASCII without NUL (see
     /// [`RawText::plain`](godot_variant_codec::RawText::plain)).
     ///
@@ -129,6 +171,31 @@ impl Ffi {
     pub fn string(&self, text: &str) -> GString {
         // SAFETY: the constructor initializes the String it is given.
         unsafe { GString::new_with_uninit(|dest| self.make_string(dest.cast(), text)) }
+    }
+
+    /// A Variant holding a new String of the text `raw` holds (see
+    /// [`make_string_from_utf8`](Self::make_string_from_utf8)), or the error reading it.
+    #[inline]
+    pub fn raw_string_variant(&self, raw: &RawText<'_>) -> Result<Variant, DecodeError> {
+        let mut made = true;
+        // SAFETY: the constructor initializes the String it is given: a plain text (ASCII
+        // without NUL) is made from it, any other by the call below, which does or says it
+        // did not; then an empty String is written for the drop.
+        let s = unsafe {
+            GString::new_with_uninit(|dest| match raw.plain() {
+                Some(text) => self.make_ascii_string(dest.cast(), text),
+                None => {
+                    made = self.make_string_from_utf8(dest.cast(), raw.bytes_by_rules());
+                    if !made {
+                        dest.cast::<GString>().write(GString::new());
+                    }
+                }
+            })
+        };
+        if made {
+            return Ok(self.moved_into_variant(VariantType::STRING, s));
+        }
+        raw.text().map(|text| self.string_variant(text))
     }
 
     /// A Variant holding a new String of `text`.

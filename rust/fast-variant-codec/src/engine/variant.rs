@@ -7,7 +7,7 @@ use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 
 use godot::builtin::{
-    Aabb, Basis, Color, GString, PackedArray, Plane, Projection, Quaternion, Rect2, Rect2i,
+    real, Aabb, Basis, Color, GString, PackedArray, Plane, Projection, Quaternion, Rect2, Rect2i,
     StringName, Transform2D, Transform3D, VarArray, VarDictionary, Variant, VariantType, Vector2,
     Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
@@ -15,12 +15,14 @@ use godot::meta::{PackedElement, ToGodot};
 use godot::sys::{self, GodotFfi};
 
 use crate::engine::ffi::Ffi;
-use crate::engine::layout::VALUE_OFFSET;
+use crate::engine::layout::{VALUE_OFFSET, VARIANT_WORDS};
 use crate::engine::math_types::math_types;
 use crate::engine::probes::{Passed, ProbeResult};
 
-/// A Variant's 24 bytes as three words.
-pub(super) type Words = [u64; 3];
+/// A Variant as its words.
+pub(super) type Words = [u64; VARIANT_WORDS];
+/// A Variant's value union as its words.
+pub(crate) type ValueWords = [u64; VARIANT_WORDS - 1];
 
 /// The 32-bit type word at the start of a Variant (meaningful when the layout is known).
 #[inline]
@@ -30,8 +32,7 @@ pub(super) fn type_word(v: &Variant) -> i32 {
     unsafe { std::ptr::from_ref(v).cast::<i32>().read() }
 }
 
-/// Copies the Variant `from` into `to` (not dropping either) as three word loads and
-/// stores. Copied as 16 bytes and 8 (the compiler's way), the 16-byte read of a Variant
+/// Copies the Variant `from` into `to` (not dropping either) as word loads and stores. Copied as 16 bytes and 8 (the compiler's way), the 16-byte read of a Variant
 /// whose words were just written one by one (as the decoder's results are) cannot be
 /// forwarded from the processor's store buffer, and waits for the writes to reach the
 /// cache (the shapes.gd rows of Arrays of ints, floats, bools and nils guard it).
@@ -42,20 +43,20 @@ pub(super) fn type_word(v: &Variant) -> i32 {
 pub(super) unsafe fn copy_words(from: &Variant, to: *mut Variant) {
     let from = std::ptr::from_ref(from).cast::<u64>();
     let to = to.cast::<u64>();
-    for i in 0..3 {
+    for i in 0..VARIANT_WORDS {
         // SAFETY: within both Variants; volatile, so that the words are not merged.
         unsafe { to.add(i).write_volatile(from.add(i).read_volatile()) };
     }
 }
 
-/// The 16 bytes of a Variant's value union (the engine zero-fills it, then writes the value).
-pub(super) fn value_words(v: &Variant) -> [u64; 2] {
-    // SAFETY: within the Variant's 24 bytes.
+/// A Variant's value union (the engine zero-fills it, then writes the value).
+pub(super) fn value_words(v: &Variant) -> ValueWords {
+    // SAFETY: within the Variant, which ends with its value union.
     unsafe {
         std::ptr::from_ref(v)
             .cast::<u8>()
             .add(VALUE_OFFSET)
-            .cast::<[u64; 2]>()
+            .cast::<ValueWords>()
             .read_unaligned()
     }
 }
@@ -148,13 +149,12 @@ impl<T: PackedElement> Viewable for PackedArray<T> {
     const ENGINE_SIZE: usize = std::mem::size_of::<sys::types::OpaquePackedByteArray>();
 }
 
-/// The 16 bytes of a Variant's value union, in memory order.
-fn value_bytes(v: &Variant) -> [u8; 16] {
-    let [a, b] = value_words(v);
-    let mut out = [0; 16];
-    out[..8].copy_from_slice(&a.to_le_bytes());
-    out[8..].copy_from_slice(&b.to_le_bytes());
-    out
+/// The bytes of a Variant's value union, in memory order.
+fn value_bytes(v: &Variant) -> Vec<u8> {
+    value_words(v)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect()
 }
 
 /// A Variant of each boxed math type ([`stored_boxed`]), made by the engine, for the probe.
@@ -195,9 +195,10 @@ impl Ffi {
                 .all(|v| self.probe_boxed(v, value_offset));
         if ok {
             Ok(Passed::checked(format!(
-                "type word at 0 and value at {VALUE_OFFSET} of 24 bytes (the address of \
+                "type word at 0 and value at {VALUE_OFFSET} of {} bytes (the address of \
                  a boxed math value's block there), checked on values of 24 types made by \
-                 the engine"
+                 the engine",
+                VARIANT_WORDS * 8
             )))
         } else {
             Err(format!(
@@ -245,10 +246,16 @@ impl Ffi {
         let dictionary_bytes: [u8; 8] =
             // SAFETY: as above.
             unsafe { dictionary.sys().cast::<[u8; 8]>().read_unaligned() };
-        let mut floats = [0u8; 16];
-        for (i, x) in [1.5f32, -2.0, 3.25, 0.5].iter().enumerate() {
-            floats[i * 4..i * 4 + 4].copy_from_slice(&x.to_le_bytes());
-        }
+        // A Vector2's and a Vector3's reals (`real_t`: 4 or 8 bytes), a Color's floats.
+        let reals: Vec<u8> = [1.5 as real, -2.0, 3.25]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let real = std::mem::size_of::<real>();
+        let floats: Vec<u8> = [1.5f32, -2.0, 3.25, 0.5]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
         type_word(&nil) == 0
             && check(&true.to_variant(), &[1])
             && check(&int.to_variant(), &int.to_le_bytes())
@@ -257,11 +264,14 @@ impl Ffi {
             && check(&name.to_variant(), &name_bytes)
             && check(&array.to_variant(), &array_bytes)
             && check(&dictionary.to_variant(), &dictionary_bytes)
-            && check(&Vector2::new(1.5, -2.0).to_variant(), &floats[..8])
-            && check(&Vector3::new(1.5, -2.0, 3.25).to_variant(), &floats[..12])
+            && check(&Vector2::new(1.5, -2.0).to_variant(), &reals[..2 * real])
+            && check(&Vector3::new(1.5, -2.0, 3.25).to_variant(), &reals)
             && check(&Color::from_rgba(1.5, -2.0, 3.25, 0.5).to_variant(), &floats)
             // The probe's own values made the raw way equal the engine's.
-            && value_words(&int.to_variant()) == [int as u64, 0]
+            && value_words(&int.to_variant())
+                .iter()
+                .enumerate()
+                .all(|(i, &w)| w == if i == 0 { int as u64 } else { 0 })
     }
 
     /// The probe on the math types stored inline ([`stored_inline`]) besides Vector2,
@@ -306,7 +316,7 @@ impl Ffi {
         if !stored_boxed(t) || type_word(v) != t.sys() {
             return false;
         }
-        // SAFETY: within the Variant's 24 bytes (`value_offset` is 8 or 16).
+        // SAFETY: within the Variant (`value_offset` is 8 or 16, the Variant 24 or 40 bytes).
         let word = unsafe {
             std::ptr::from_ref(v)
                 .cast::<u8>()

@@ -35,11 +35,11 @@ pub fn key(kind: &str, i: usize) -> Value {
             (i / 65536) as f32 / 255.0,
             1.0,
         ]),
-        "NodePath" => Value::NodePath(Box::new(NodePath {
-            names: vec!["root".into(), "Level".into(), format!("Enemy{i}")],
-            subnames: vec!["position".into()],
-            absolute: true,
-        })),
+        "NodePath" => Value::NodePath(NodePath::new(
+            ["root", "Level", &format!("Enemy{i}")],
+            ["position"],
+            true,
+        )),
         "PackedByteArray" => Value::PackedByteArray((i as u64).to_le_bytes().to_vec()),
         "Array" => Value::Array(Box::new(Array {
             element_type: ContainerType::Untyped,

@@ -55,6 +55,13 @@ pub trait Build {
     fn string(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
         self.value(Value::String(s.to_owned()))
     }
+    /// A String whose text is not yet read: [`string`](Self::string) of its
+    /// [`RawText::text`] by default. A builder may read the text its own way (see
+    /// [`RawText::bytes_by_rules`]), and must fail with `RawText::text`'s error when that
+    /// fails.
+    fn raw_string(&mut self, raw: &RawText<'_>) -> Result<Self::Value, Self::Error> {
+        self.string(raw.text()?)
+    }
     /// A StringName's text, as [`string`](Self::string) has a String's (Godot 4 only:
     /// before, names travel as Strings).
     fn string_name(&mut self, s: &str) -> Result<Self::Value, Self::Error> {
@@ -62,7 +69,7 @@ pub trait Build {
     }
     /// A NodePath, its texts checked and borrowed from the input.
     fn node_path(&mut self, path: RawNodePath<'_>) -> Result<Self::Value, Self::Error> {
-        self.value(Value::NodePath(Box::new(path.to_node_path())))
+        self.value(Value::NodePath(path.to_node_path()))
     }
     /// A packed array of plain elements, as the bytes of the input hold them.
     fn packed(&mut self, p: Packed<'_>) -> Result<Self::Value, Self::Error> {

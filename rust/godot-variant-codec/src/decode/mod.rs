@@ -14,8 +14,8 @@ pub use rules::{RawNodePath, RawText};
 use rules::{
     build_scalar, check_script_value, godot2_special, read_container_count, read_header,
     read_inline_math, read_node_path, read_object_id, read_object_start, read_packed,
-    read_packed_strings_count, read_rid, read_scalar, read_text, read_typed_container,
-    read_windowed_text, reserve,
+    read_packed_strings_count, read_raw_text, read_rid, read_scalar, read_text,
+    read_typed_container, read_windowed_text, reserve,
 };
 
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
@@ -44,6 +44,8 @@ pub(crate) struct Decoder<'a, 'o, 'b, B: Build> {
     reservable: usize,
     /// Where the containers' walk needs more stack (see [`StackFloor`]).
     stack: StackFloor,
+    /// The texts of the NodePath read last (see [`read_node_path`]).
+    node_path_texts: Vec<&'a str>,
 }
 
 impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
@@ -55,6 +57,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             opts,
             generation: opts.generation,
             stack: StackFloor::UNKNOWN,
+            node_path_texts: Vec::new(),
         }
     }
 
@@ -120,6 +123,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
             generation: self.generation,
             reservable: self.reservable,
             stack: self.stack,
+            node_path_texts: Vec::new(),
         };
         let result = work(&mut decoder);
         self.r = decoder.r;
@@ -160,8 +164,8 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let value = match t {
             T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, header.is_wide()),
             T::String => {
-                let s = self.text()?;
-                return self.b.string(s);
+                let raw = read_raw_text(&mut self.r)?;
+                return self.b.raw_string(&raw);
             }
             T::StringName => {
                 let s = self.text()?;
@@ -209,7 +213,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
                 return read_inline_math(&mut self.r, t, shape, self.b);
             }
             T::NodePath => {
-                let path = read_node_path(&mut self.r, self.generation)?;
+                let path = read_node_path(&mut self.r, self.generation, &mut self.node_path_texts)?;
                 return self.b.node_path(path);
             }
             T::Rid => Value::Rid(read_rid(&mut self.r, self.generation)?),

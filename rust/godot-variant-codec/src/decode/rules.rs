@@ -176,12 +176,15 @@ pub(crate) fn read_object_start<'a>(
 }
 
 /// A NodePath after its header, by the generation's rules: Godot 2's empty property is
-/// none, and a path Godot 3 reads as empty is the empty path.
-pub(crate) fn read_node_path<'a>(
+/// none, and a path Godot 3 reads as empty is the empty path. Its texts are read into
+/// `texts` (see [`read_raw_node_path`]).
+#[inline(always)]
+pub(crate) fn read_node_path<'s, 'a: 's>(
     r: &mut Reader<'a>,
     generation: Generation,
-) -> Result<RawNodePath<'a>, DecodeError> {
-    let mut path = read_raw_node_path(r)?;
+    texts: &'s mut Vec<&'a str>,
+) -> Result<RawNodePath<'s>, DecodeError> {
+    let mut path = read_raw_node_path(r, texts)?;
     if generation.has_node_path_property() {
         path.drop_empty_property();
     }
@@ -216,6 +219,22 @@ pub(crate) fn read_float(r: &mut Reader<'_>, wide: bool) -> Result<f64, DecodeEr
 #[inline(always)]
 pub(crate) fn read_text<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
     read_raw_text(r)?.text()
+}
+
+/// [`read_text`], a plain text of at most 16 bytes (see [`RawText::plain`]) read with one
+/// range check when the input holds 16 bytes after its length word: most names.
+#[inline(always)]
+pub(crate) fn read_short_text<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+    if let Some(chunk) = r.peek::<20>() {
+        let (length, window) = chunk.split_at(4);
+        let length = <u32 as Plain>::from_le(length) as usize;
+        let window: &'a [u8; 16] = window.try_into().expect("16 bytes");
+        if let Some(text) = plain_text(window, length) {
+            r.skip_unchecked(4 + length + padding(length));
+            return Ok(text);
+        }
+    }
+    read_text(r)
 }
 
 /// A text's length word and bytes (padded to 4), checked against the input; what they
@@ -321,26 +340,39 @@ pub(crate) fn read_sized_value<'a>(
 /// Dictionary's element types come next, for the full reading).
 #[inline(always)]
 pub(crate) fn read_short_dictionary(r: &mut Reader<'_>, generation: Generation) -> Option<u32> {
-    let (header, mut payload) = peek_value::<8>(r, VariantType::Dictionary, generation)?;
+    read_short_container(r, VariantType::Dictionary, generation)
+}
+
+/// An untyped Array's header and count (its elements follow), as
+/// [`read_short_dictionary`] reads a Dictionary's.
+#[inline(always)]
+pub(crate) fn read_short_array(r: &mut Reader<'_>, generation: Generation) -> Option<u32> {
+    read_short_container(r, VariantType::Array, generation)
+}
+
+#[inline(always)]
+fn read_short_container(r: &mut Reader<'_>, t: VariantType, generation: Generation) -> Option<u32> {
+    let (header, mut payload) = peek_value::<8>(r, t, generation)?;
     if !header.is_untyped_container(generation) {
         return None;
     }
-    let count = read_container_count(&mut payload, "Dictionary count").ok()?;
+    let count = read_container_count(&mut payload, "container count").ok()?;
     r.skip_unchecked(8);
     Some(count)
 }
 
-/// A String value (header and text) whose text is at most `CHUNK - 8` bytes (16 or 24),
-/// when the next `CHUNK` bytes hold its header, length word and that many bytes from the
-/// text's start: read with one range check, the text's bytes being those (what follows
-/// the text is not the text's, and is masked off where the text is read). `None`, and
-/// nothing read, otherwise.
+/// A String or StringName value (header and text) whose text is at most `CHUNK - 8` bytes
+/// (16 or 24), when the next `CHUNK` bytes hold its header, length word and that many
+/// bytes from the text's start: read with one range check, the text's bytes being those
+/// (what follows the text is not the text's, and is masked off where the text is read).
+/// `None`, and nothing read, otherwise.
 #[inline(always)]
 pub(crate) fn read_short_string<'a, const CHUNK: usize>(
     r: &mut Reader<'a>,
     generation: Generation,
 ) -> Option<RawText<'a>> {
-    let (_, payload) = peek_value::<CHUNK>(r, VariantType::String, generation)?;
+    let (_, payload) = peek_value::<CHUNK>(r, VariantType::String, generation)
+        .or_else(|| peek_value::<CHUNK>(r, VariantType::StringName, generation))?;
     let rest = payload.rest();
     let length = <u32 as Plain>::from_le(rest);
     if length as usize > CHUNK - 8 {
@@ -400,6 +432,15 @@ impl<'a> RawText<'a> {
     #[inline]
     pub fn encoded_len(&self) -> usize {
         self.length as usize
+    }
+
+    /// The text's bytes with the first rule of [`text`](Self::text) applied (a leading BOM
+    /// dropped), the others not: they may hold a NUL (where the text ends) and need not be
+    /// valid UTF-8 (when they are not, up to that NUL, `text` fails).
+    #[inline(always)]
+    pub fn bytes_by_rules(&self) -> &'a [u8] {
+        let bytes = &self.padded_bytes[..self.length as usize];
+        bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
     }
 
     /// [`text`](Self::text), each rule applied: for a text that [`plain`](Self::plain) did
@@ -489,7 +530,7 @@ pub(crate) fn reserve(
 }
 
 /// A NodePath as the input holds it (see [`Build::node_path`]): its texts read and
-/// checked, borrowed from the input.
+/// checked, borrowed from the input for the call it is handed to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawNodePath<'a> {
     /// See [`encoded`](Self::encoded).
@@ -497,7 +538,7 @@ pub struct RawNodePath<'a> {
     /// Whether the path starts at the root (a leading `/`): bit 0 of the flags word.
     pub absolute: bool,
     /// The names, then the subnames.
-    texts: Vec<&'a str>,
+    texts: &'a [&'a str],
     name_count: usize,
     /// The last subname is the property flag bit 1 announces.
     property: bool,
@@ -508,35 +549,33 @@ impl<'a> RawNodePath<'a> {
     /// reads as this path: two such NodePaths are the same when these are. `None` when a
     /// rule of the generation read made the path differ from what they say to Godot 4
     /// (Godot 2's empty property, Godot 3's emptied paths); the texts are then the path.
+    #[inline]
     pub fn encoded(&self) -> Option<&'a [u8]> {
         self.encoded
     }
 
     /// The node names.
-    pub fn names(&self) -> &[&'a str] {
+    #[inline]
+    pub fn names(&self) -> &'a [&'a str] {
         &self.texts[..self.name_count]
     }
 
     /// The subnames; a property the flags announce is the last (in Godot 2, unless empty).
-    pub fn subnames(&self) -> &[&'a str] {
+    #[inline]
+    pub fn subnames(&self) -> &'a [&'a str] {
         &self.texts[self.name_count..]
     }
 
     /// The path as a [`NodePath`] of its own texts.
     pub fn to_node_path(&self) -> NodePath {
-        let owned = |texts: &[&str]| texts.iter().map(|&t| t.to_owned()).collect();
-        NodePath {
-            names: owned(self.names()),
-            subnames: owned(self.subnames()),
-            absolute: self.absolute,
-        }
+        NodePath::of_parts(self.texts, self.name_count, self.absolute)
     }
 
     /// Drops an empty property: where the property is a part of its own (see
     /// [`Generation::has_node_path_property`]), an empty one is none.
     fn drop_empty_property(&mut self) {
-        if self.property && self.texts.last() == Some(&"") {
-            self.texts.pop();
+        if let Some((&"", rest)) = self.texts.split_last().filter(|_| self.property) {
+            self.texts = rest;
             self.property = false;
             self.encoded = None;
         }
@@ -544,7 +583,7 @@ impl<'a> RawNodePath<'a> {
 
     /// Makes this the empty path (see [`Generation::empties_node_path`]).
     fn make_empty(&mut self) {
-        self.texts.clear();
+        self.texts = &[];
         self.name_count = 0;
         self.absolute = false;
         self.property = false;
@@ -552,8 +591,14 @@ impl<'a> RawNodePath<'a> {
     }
 }
 
-/// A NodePath, in the current layout (the obsolete string form is refused).
-pub(crate) fn read_raw_node_path<'a>(r: &mut Reader<'a>) -> Result<RawNodePath<'a>, DecodeError> {
+/// A NodePath, in the current layout (the obsolete string form is refused); its texts
+/// are read into `texts` (emptied first), which the caller keeps from one path to the
+/// next, so that reading a path allocates nothing once it has room.
+#[inline(always)]
+pub(crate) fn read_raw_node_path<'s, 'a: 's>(
+    r: &mut Reader<'a>,
+    texts: &'s mut Vec<&'a str>,
+) -> Result<RawNodePath<'s>, DecodeError> {
     let at = r.consumed();
     let first: u32 = r.read("NodePath")?;
     if first & NODE_PATH_NEW_FORMAT == 0 {
@@ -565,11 +610,12 @@ pub(crate) fn read_raw_node_path<'a>(r: &mut Reader<'a>) -> Result<RawNodePath<'
         subname_count.wrapping_add(u32::from(flags & NODE_PATH_OBSOLETE_PROPERTY != 0));
     // The engine adds the counts in 32 bits; a wrapped total reads that many strings.
     let total = name_count.wrapping_add(subname_count);
+    texts.clear();
     // Room for the texts the counts announce, but never more than the input can hold
     // (each takes at least 4 bytes), whatever the counts say.
-    let mut texts = Vec::with_capacity((total as usize).min(r.remaining() / 4));
+    texts.reserve((total as usize).min(r.remaining() / 4));
     for _ in 0..total {
-        texts.push(read_text(r)?);
+        texts.push(read_short_text(r)?);
     }
     Ok(RawNodePath {
         encoded: Some(r.bytes_since(at)),

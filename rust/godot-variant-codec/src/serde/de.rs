@@ -14,13 +14,14 @@ use super::Error;
 use crate::decode::rules::{
     godot2_special, read_container_count, read_float, read_header, read_int, read_node_path,
     read_object_id, read_object_start, read_packed, read_packed_strings_count, read_rid,
-    read_short_dictionary, read_short_number, read_short_string, read_sized_value, read_text,
-    read_typed_container, reserve,
+    read_short_array, read_short_dictionary, read_short_number, read_short_string,
+    read_sized_value, read_text, read_typed_container, reserve,
 };
-use crate::decode::{Packed, RawNodePath, RawText};
+use crate::decode::{Packed, RawText};
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
+use crate::text::write_node_path;
 use crate::types::{Component, Generation, VariantType};
 use crate::wire::Reader;
 use crate::{within_depth, DecodeOptions, StackRoom};
@@ -36,6 +37,11 @@ pub struct Deserializer<'de> {
     /// Elements that may still be reserved ahead of reading them, for the whole input (the
     /// decoder's budget: a quarter of the input's length).
     reservable: usize,
+    /// A NodePath's text, which the input does not hold in one piece: made here and lent
+    /// to the visitor, so that one allocation serves every NodePath read.
+    node_path_text: String,
+    /// The texts of the NodePath read last (see [`read_node_path`]).
+    node_path_texts: Vec<&'de str>,
 }
 
 /// What the visitor asked for, where that changes how a value is handed over.
@@ -57,6 +63,8 @@ impl<'de> Deserializer<'de> {
             opts: *opts,
             depth: 0,
             reservable: bytes.len() / 4,
+            node_path_text: String::new(),
+            node_path_texts: Vec::new(),
         }
     }
 
@@ -159,7 +167,7 @@ impl<'de> Deserializer<'de> {
         )
     }
 
-    /// A String, for a visitor of strings or identifiers: most texts (keys, names) are
+    /// A String or StringName, for a visitor of strings or identifiers: most texts (keys, names) are
     /// short and plain. Written out, not through [`short_or`](Self::short_or), whose error
     /// check would then wrap the call of `short_text` as well (more work per text where
     /// the text's visitor is inlined).
@@ -209,12 +217,40 @@ impl<'de> Deserializer<'de> {
             .map_err(|e: Error| e.located(at))
     }
 
-    /// Not a short String: a String in full, or any other value.
+    /// Not a short String: a String in full, a NodePath (its text), or any other value.
     #[inline(never)]
     fn any_string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let node_path = self
+            .r
+            .peek_u32()
+            .map(Header::from_word)
+            .is_some_and(|header| header.names_type(VariantType::NodePath, self.opts.generation));
+        if node_path && within_depth(self.depth, self.opts.max_depth) {
+            let at = self.r.consumed();
+            self.r.skip_unchecked(4);
+            return self.node_path(visitor).map_err(|e| e.located(at));
+        }
         self.expecting(VariantType::String, Hint::Any, visitor, |de, _, visitor| {
             visitor.visit_borrowed_str(read_text(&mut de.r)?)
         })
+    }
+
+    /// A NodePath after its header: its text, as the engine's `String(NodePath)` writes
+    /// it, lent from [`node_path_text`](Self::node_path_text).
+    #[inline(always)]
+    fn node_path<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let generation = self.opts.generation;
+        let path = read_node_path(&mut self.r, generation, &mut self.node_path_texts)?;
+        let text = &mut self.node_path_text;
+        text.clear();
+        write_node_path(
+            text,
+            path.absolute,
+            path.names().iter().copied(),
+            path.subnames().iter().copied(),
+        )
+        .expect("a String takes any text");
+        visitor.visit_str(text)
     }
 
     /// Runs `visit` over a container's elements, one level deeper: with room on the stack
@@ -434,7 +470,7 @@ impl<'de> Deserializer<'de> {
         let wide_reals = header.wide_reals(generation);
         let r = &mut self.r;
         match t {
-            T::NodePath => visitor.visit_string(node_path_text(&read_node_path(r, generation)?)),
+            T::NodePath => self.node_path(visitor),
             T::Rid => visitor.visit_u64(read_rid(r, generation)?),
             T::Object if header.is_wide() || !generation.has_object_payload() => {
                 match read_object_id(r, generation)? {
@@ -455,26 +491,16 @@ impl<'de> Deserializer<'de> {
             T::Array => {
                 self.container_types(header, &[ELEMENT_KIND_SHIFT])?;
                 let count = read_container_count(&mut self.r, "Array count")?;
-                let hint = self.size_hint(count, 4);
-                self.inside(|de| {
-                    let items = Items {
-                        de,
-                        left: count as usize,
-                        hint,
-                        strings: false,
-                    };
-                    items.visit(visitor)
-                })
+                self.items(count, visitor)
             }
             T::Dictionary => self.dictionary(header, visitor),
             T::PackedStringArray => {
                 let count = read_packed_strings_count(r)?;
                 let hint = self.size_hint(count as u32, 4);
-                let strings = Items {
+                let strings = Items::<true> {
                     de: self,
                     left: count,
                     hint,
-                    strings: true,
                 };
                 strings.visit(visitor)
             }
@@ -489,6 +515,40 @@ impl<'de> Deserializer<'de> {
                 None => packed_seq(read_packed(r, t, wide_reals)?, visitor),
             },
         }
+    }
+
+    /// An Array's `count` elements, as a visitor's sequence.
+    #[inline(always)]
+    fn items<V: Visitor<'de>>(&mut self, count: u32, visitor: V) -> Result<V::Value, Error> {
+        let hint = self.size_hint(count, 4);
+        self.inside(|de| {
+            let items = Items::<false> {
+                de,
+                left: count as usize,
+                hint,
+            };
+            items.visit(visitor)
+        })
+    }
+
+    /// A sequence (a tuple, a `Vec`…): from an untyped Array (the usual form) straight into
+    /// the visitor's sequence; from anything else as `deserialize_any` hands it over.
+    #[inline]
+    fn seq_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let visit = |de: &mut Self, visitor, count| de.items(count, visitor);
+        self.short_or(visitor, read_short_array, visit, Self::any_seq)
+    }
+
+    /// Not an untyped Array: any value, for a sequence.
+    #[inline(never)]
+    fn any_seq<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.any_value(visitor)
+    }
+
+    /// Whatever value the bytes hold, as `deserialize_any` hands it over.
+    #[inline]
+    fn any_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.value(Hint::Any, visitor)
     }
 
     /// A Dictionary after its header, as a visitor's map.
@@ -568,11 +628,6 @@ fn math_payload_size(t: VariantType, wide: bool, wide_target: bool) -> Option<us
     }
 }
 
-/// The NodePath's text, as the engine's `String(NodePath)` writes it.
-fn node_path_text(path: &RawNodePath<'_>) -> String {
-    crate::text::node_path_text(path.absolute, path.names(), path.subnames())
-}
-
 /// An enum variant with content: the one entry of a Dictionary, `{variant: content}`.
 impl<'de> EnumAccess<'de> for &mut Deserializer<'de> {
     type Error = Error;
@@ -608,24 +663,15 @@ impl<'de> VariantAccess<'de> for &mut Deserializer<'de> {
     }
 }
 
-/// `deserialize_*` methods that hand over whatever the bytes hold.
-macro_rules! any_value {
-    ($($method:ident$(($($arg:ident: $ty:ty),*))?),*) => {$(
+/// `deserialize_*` methods that read through `$read`: `any_value` hands over whatever the
+/// bytes hold; numbers, strings and sequences (the values of most fields) take the short
+/// path of `int`, `float`, `text`, `identifier` or `seq_value`, anything else being handed
+/// over as it is.
+macro_rules! read_with {
+    ($read:ident: $($method:ident$(($($arg:ident: $ty:ty),*))?),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, Error> {
             $($(let _ = $arg;)*)?
-            self.value(Hint::Any, visitor)
-        }
-    )*};
-}
-
-/// `deserialize_*` methods for numbers and strings: those, the values of most fields,
-/// take the short path of `$read` (`int`, `float` or `string`); anything else is handed
-/// over as it is.
-macro_rules! scalar_value {
-    ($read:ident: $($method:ident),*) => {$(
-        #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
             self.$read(visitor)
         }
     )*};
@@ -638,10 +684,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         false
     }
 
-    any_value!(
-        deserialize_any, deserialize_bool, deserialize_char, deserialize_unit, deserialize_seq,
-        deserialize_map, deserialize_ignored_any,
-        deserialize_unit_struct(name: &'static str),
+    read_with!(any_value:
+        deserialize_any, deserialize_bool, deserialize_char, deserialize_unit, deserialize_map,
+        deserialize_ignored_any,
+        deserialize_unit_struct(name: &'static str)
+    );
+    read_with!(seq_value:
+        deserialize_seq,
         deserialize_tuple(len: usize),
         deserialize_tuple_struct(name: &'static str, len: usize)
     );
@@ -656,12 +705,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.struct_value(visitor)
     }
 
-    scalar_value!(int: deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
+    read_with!(int: deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
         deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
         deserialize_u128);
-    scalar_value!(float: deserialize_f32, deserialize_f64);
-    scalar_value!(text: deserialize_str, deserialize_string);
-    scalar_value!(identifier: deserialize_identifier);
+    read_with!(float: deserialize_f32, deserialize_f64);
+    read_with!(text: deserialize_str, deserialize_string);
+    read_with!(identifier: deserialize_identifier);
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.value(Hint::Bytes, visitor)

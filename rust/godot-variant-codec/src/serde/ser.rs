@@ -132,12 +132,12 @@ impl<'o> Serializer<'o> {
             T::PackedFloat32Array => enc.packed_float32s(&plain_items(bytes)),
             T::PackedFloat64Array => enc.packed_float64s(&plain_items(bytes)),
             T::PackedColorArray => enc.packed_colors(&plain_items(bytes)),
-            T::PackedVector2Array if wide => enc.packed_vectors_f64::<2>(t, &plain_items(bytes)),
-            T::PackedVector3Array if wide => enc.packed_vectors_f64::<3>(t, &plain_items(bytes)),
-            _ if wide => enc.packed_vectors_f64::<4>(t, &plain_items(bytes)),
-            T::PackedVector2Array => enc.packed_vectors::<2>(t, &plain_items(bytes)),
-            T::PackedVector3Array => enc.packed_vectors::<3>(t, &plain_items(bytes)),
-            _ => enc.packed_vectors::<4>(t, &plain_items(bytes)),
+            T::PackedVector2Array if wide => enc.packed_vectors::<f64, 2>(t, &plain_items(bytes)),
+            T::PackedVector3Array if wide => enc.packed_vectors::<f64, 3>(t, &plain_items(bytes)),
+            _ if wide => enc.packed_vectors::<f64, 4>(t, &plain_items(bytes)),
+            T::PackedVector2Array => enc.packed_vectors::<f32, 2>(t, &plain_items(bytes)),
+            T::PackedVector3Array => enc.packed_vectors::<f32, 3>(t, &plain_items(bytes)),
+            _ => enc.packed_vectors::<f32, 4>(t, &plain_items(bytes)),
         }?)
     }
 

@@ -225,7 +225,7 @@ impl Serialize for Value {
                 serialize_reals::<16, g::Projection, g::Projection<f64>, _>(r, s)
             }
             Value::Color(c) => g::Color::from_array(*c).serialize(s),
-            Value::NodePath(p) => s.serialize_str(&crate::text::path_text(p)),
+            Value::NodePath(p) => s.collect_str(p),
             Value::Rid(id) | Value::Object(Object::Id(id)) => s.serialize_u64(*id),
             Value::Object(Object::Full(object)) => {
                 struct Properties<'a>(&'a [(String, Value)]);

@@ -40,27 +40,65 @@ pub fn var_to_str(value: &Value) -> String {
 /// absolute, the names joined by `/`, then `:` and the subnames joined by `:` unless that
 /// join is empty.
 pub fn node_path_text(absolute: bool, names: &[&str], subnames: &[&str]) -> String {
-    // The subpath is written when its joined text is not empty.
-    let subpath = subnames.len() > 1 || subnames.iter().any(|s| !s.is_empty());
     let separators = usize::from(absolute) + names.len() + subnames.len();
     let texts: usize = names.iter().chain(subnames).map(|t| t.len()).sum();
     let mut text = String::with_capacity(separators + texts);
+    write_node_path(
+        &mut text,
+        absolute,
+        names.iter().copied(),
+        subnames.iter().copied(),
+    )
+    .expect("a String takes any text");
+    text
+}
+
+/// Writes [`node_path_text`] to `out`.
+pub(crate) fn write_node_path<'a>(
+    out: &mut impl std::fmt::Write,
+    absolute: bool,
+    names: impl Iterator<Item = &'a str>,
+    subnames: impl ExactSizeIterator<Item = &'a str> + Clone,
+) -> std::fmt::Result {
+    // The subpath is written when its joined text is not empty.
+    let subpath = subnames.len() > 1 || subnames.clone().any(|s| !s.is_empty());
     if absolute {
-        text.push('/');
+        out.write_char('/')?;
     }
-    for (i, name) in names.iter().enumerate() {
+    for (i, name) in names.enumerate() {
         if i > 0 {
-            text.push('/');
+            out.write_char('/')?;
         }
-        text.push_str(name);
+        out.write_str(name)?;
     }
     if subpath {
         for subname in subnames {
-            text.push(':');
-            text.push_str(subname);
+            out.write_char(':')?;
+            out.write_str(subname)?;
         }
     }
-    text
+    Ok(())
+}
+
+/// The engine's `NodePath(String)` of `text` (see `NodePath::from(&str)`). The engine's
+/// strings end at a NUL, and so does the text here.
+pub(crate) fn parse_node_path(text: &str) -> NodePath {
+    let text = text.split('\0').next().unwrap_or_default();
+    let absolute = text.starts_with('/');
+    let (path, subpath) = text.split_once(':').unwrap_or((text, ""));
+    let mut subnames: Vec<&str> = subpath.split(':').collect();
+    // An empty last subname is skipped (`a:b:`, and `a` alone); an empty one before it
+    // is refused, which leaves the engine's path empty.
+    if subnames.last() == Some(&"") {
+        subnames.pop();
+    }
+    if subnames.contains(&"") {
+        return NodePath::default();
+    }
+    let names = path[usize::from(absolute)..]
+        .split('/')
+        .filter(|name| !name.is_empty());
+    NodePath::new(names, subnames, absolute)
 }
 
 /// The parts of a NodePath's text as the engine's `NodePath(String)` reads them: whether it
@@ -123,7 +161,7 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
         }
         V::NodePath(p) => {
             out.push_str("NodePath(\"");
-            escape(out, &path_text(p));
+            escape(out, &p.to_string());
             out.push_str("\")");
         }
         V::Rid(0) => out.push_str("RID()"),
@@ -243,13 +281,6 @@ fn write_array(out: &mut String, a: &Array, depth: usize) {
     if typed {
         out.push(')');
     }
-}
-
-/// The text of `p`, as [`node_path_text`] writes it.
-pub(crate) fn path_text(p: &NodePath) -> String {
-    let names: Vec<&str> = p.names.iter().map(String::as_str).collect();
-    let subnames: Vec<&str> = p.subnames.iter().map(String::as_str).collect();
-    node_path_text(p.absolute, &names, &subnames)
 }
 
 /// A typed container's element type, as the engine names it.
@@ -391,6 +422,7 @@ mod tests {
                     let text = node_path_text(absolute, names, subnames);
                     assert_eq!(text, engine(absolute, names, subnames));
                     assert!(text.capacity() <= text.len() + 1 + names.len() + subnames.len());
+                    assert_eq!(NodePath::new(names, subnames, absolute).to_string(), text);
                 }
             }
         }
@@ -398,5 +430,50 @@ mod tests {
             node_path_text(true, &["root", "Player"], &["position", "x"]),
             "/root/Player:position:x"
         );
+    }
+
+    /// The engine's `NodePath(String)`: each text with the names, subnames and absolute
+    /// flag Godot 4.6.3 gives it (`NodePath(text)`, its `get_name`, `get_subname` and
+    /// `is_absolute`); `::` anywhere makes the engine refuse the text, leaving the empty
+    /// path. What `Display` writes of each parses back to the same path.
+    #[test]
+    fn node_paths_are_parsed_as_the_engine_parses_them() {
+        type Parsed<'a> = (&'a [&'a str], &'a [&'a str], bool);
+        let cases: [(&str, Parsed); 22] = [
+            ("", (&[], &[], false)),
+            ("/", (&[], &[], true)),
+            ("a", (&["a"], &[], false)),
+            ("/root/a:b", (&["root", "a"], &["b"], true)),
+            ("a//b", (&["a", "b"], &[], false)),
+            ("//a/", (&["a"], &[], true)),
+            ("a:b:", (&["a"], &["b"], false)),
+            ("a::b", (&[], &[], false)),
+            ("a:b::", (&[], &[], false)),
+            (":a", (&[], &["a"], false)),
+            ("/:a", (&[], &["a"], true)),
+            ("a:", (&["a"], &[], false)),
+            ("a:b:c", (&["a"], &["b", "c"], false)),
+            (
+                "/root/Player:position:x",
+                (&["root", "Player"], &["position", "x"], true),
+            ),
+            ("a/:b", (&["a"], &["b"], false)),
+            ("../x", (&["..", "x"], &[], false)),
+            ("%Unique/y:z", (&["%Unique", "y"], &["z"], false)),
+            ("a:b/c", (&["a"], &["b/c"], false)),
+            ("ä/ö:ü", (&["ä", "ö"], &["ü"], false)),
+            ("::", (&[], &[], false)),
+            (":", (&[], &[], false)),
+            ("/a//b//:c", (&["a", "b"], &["c"], true)),
+        ];
+        for (text, (names, subnames, absolute)) in cases {
+            let path = NodePath::from(text);
+            assert_eq!(path, NodePath::new(names, subnames, absolute), "{text:?}");
+            assert_eq!(text.parse::<NodePath>(), Ok(path.clone()));
+            assert_eq!(NodePath::from(path.to_string().as_str()), path, "{text:?}");
+        }
+        // A text ends at a NUL, as the engine's strings made from UTF-8 do.
+        assert_eq!(NodePath::from("a/b\0/c:d"), NodePath::from("a/b"));
+        assert_eq!(NodePath::from("a:b\0::"), NodePath::from("a:b"));
     }
 }

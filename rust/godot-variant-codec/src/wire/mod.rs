@@ -180,6 +180,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The input's bytes from `start` (a position this reader had) to the cursor.
+    #[inline]
     pub fn bytes_since(&self, start: usize) -> &'a [u8] {
         let end = self.pos.min(self.input.len());
         &self.input[start.min(end)..end]

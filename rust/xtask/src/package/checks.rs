@@ -1,8 +1,12 @@
 //! `cargo xtask package --check`: each packaged library checked as far as this machine can,
 //! from the zip's own files. Ends with `N passed, N failed`.
 //!
-//! - every library: its file format and machine, its entry symbol `gdext_rust_init`
-//!   exported, and the libraries it needs (objdump of its toolchain);
+//! - the zip: its entries, SHA256SUMS beside it, the icons;
+//! - every Linux and Windows library: its file format and machine, its entry symbol
+//!   `gdext_rust_init` exported, and the libraries it needs (objdump of its toolchain);
+//! - macos: read by macho.rs, each slice's deployment target, install name, exports,
+//!   linked libraries and code signature's place; the ad-hoc signatures verified by
+//!   rcodesign, which must also reject a copy with a byte changed in each slice;
 //! - windows.x86_64: loaded by a small Windows program (built with mingw) that calls
 //!   LoadLibrary and GetProcAddress("gdext_rust_init"), in Wine 10 (a Debian sid root, in a
 //!   chroot); a DLL without the symbol, which must fail, shows that the loader can;
@@ -16,9 +20,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use super::macho::{self, Slice};
 use super::{
-    niced, path_str, provision, zip_entries, zip_tool, Package, Platform, ADDON, LINUX_ARM64,
-    LINUX_X86_64, PLATFORMS, WINDOWS_X86_64,
+    apple_tool, niced, path_str, provision, zip_entries, zip_tool, AppleSlice, Package, Platform,
+    Toolchain, ADDON, ENTRY_SYMBOL, GDEXTENSION, LINUX_ARM64, LINUX_X86_64, PLATFORMS, SUMS,
+    WINDOWS_X86_64,
 };
 use crate::godot::{godot, import_project_at};
 use crate::process::{project_dir, run_echoing};
@@ -83,8 +89,10 @@ pub(super) fn run(package: &Package) -> Result<(), String> {
             "the zip's layout ({} entries, addons/fast_variant_codec/ at its root)",
             entries.len()
         ),
-        entries == super::expected_entries(),
+        entries == package.expected,
     );
+    check_sums(package, &mut tally)?;
+    check_icons(package, &mut tally)?;
 
     for platform in PLATFORMS {
         check_binary(package, platform, &mut tally)?;
@@ -134,16 +142,23 @@ fn check_binary(
     let name = platform.name();
     let library = &package.built(platform).staged;
     let objdump = platform.tool(&package.cross, "objdump");
+    if let Toolchain::Apple { slices } = platform.toolchain {
+        return check_universal(package, &name, library, slices, tally);
+    }
     if platform.os == "windows" {
         return check_dll(&name, library, &objdump, tally);
     }
     let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
     // EM_X86_64, EM_AARCH64
-    let machine = if platform.arch == "arm64" { 183 } else { 62 };
+    let machine = if platform.arch == Some("arm64") {
+        183
+    } else {
+        62
+    };
     let found = elf_machine(&bytes);
     println!("{name}: ELF machine {found:?} (want {machine})");
     tally.step(
-        &format!("{name}: a 64-bit {} ELF shared library", platform.arch),
+        &format!("{name}: a 64-bit ELF shared library"),
         found == Some(machine),
     );
 
@@ -232,6 +247,254 @@ fn check_dll(name: &str, library: &Path, objdump: &Path, tally: &mut Tally) -> R
     tally.step(
         &format!("{name}: imports only Windows' own DLLs {unexpected:?}"),
         !imports.is_empty() && unexpected.is_empty(),
+    );
+    Ok(())
+}
+
+/// Libraries every Mac has: the system's own, under /usr/lib and /System/Library (in the
+/// dyld shared cache since macOS 11). Nothing from @rpath, Homebrew or /usr/local.
+const MAC_SYSTEM_PREFIXES: [&str; 2] = ["/usr/lib/", "/System/Library/"];
+/// What rcodesign 0.29's `verify` says of an ad-hoc signature's CMS blob, which is empty
+/// by definition (no certificate signs it): the one problem it reports of a good ad-hoc
+/// signature. Its code-directory checks (each page's hash, the special slots) report
+/// `code digest mismatch` and the like.
+const ADHOC_CMS_NOTE: &str = "CMS error: missing further values";
+/// The Asset Library's icon (linked from its page, not in the zip): a square PNG, 64x64
+/// or larger, as its submission guidelines ask.
+const ASSET_LIBRARY_ICON: &str = "docs/images/asset-library-icon.png";
+
+/// `sha256sum -c` of SHA256SUMS beside the zip.
+fn check_sums(package: &Package, tally: &mut Tally) -> Result<(), String> {
+    let (ok, text) = output(
+        Command::new("sha256sum")
+            .current_dir(&package.dir)
+            .args(["-c", SUMS]),
+    )?;
+    println!("{SUMS}: {}", text.trim());
+    tally.step(&format!("{SUMS} beside the zip matches it"), ok);
+    Ok(())
+}
+
+/// The width and height of a PNG (its IHDR chunk), or `None`.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let is_png = bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.get(12..16) == Some(b"IHDR");
+    let word = |at: usize| Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    is_png.then(|| Some((word(16)?, word(20)?))).flatten()
+}
+
+/// The `[icons]` of the zipped .gdextension name files of the zip, and the Asset Library's
+/// icon is a square PNG of 64x64 or more.
+fn check_icons(package: &Package, tally: &mut Tally) -> Result<(), String> {
+    let gdextension = package.dir.join("stage").join(ADDON).join(GDEXTENSION);
+    let text =
+        fs::read_to_string(&gdextension).map_err(|e| format!("{}: {e}", gdextension.display()))?;
+    let icons = super::gdextension_entries(&text, "[icons]");
+    let missing: Vec<&String> = icons
+        .iter()
+        .map(|(_, path)| path)
+        .filter(|path| {
+            !path
+                .strip_prefix("res://")
+                .is_some_and(|file| package.expected.iter().any(|e| e == file))
+        })
+        .collect();
+    println!("{GDEXTENSION} [icons]: {icons:?}");
+    tally.step(
+        &format!("the .gdextension's [icons] name files in the zip {missing:?}"),
+        !icons.is_empty() && missing.is_empty(),
+    );
+    let file = project_dir().join(ASSET_LIBRARY_ICON);
+    let size = png_size(&fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?);
+    println!("{ASSET_LIBRARY_ICON}: {size:?}");
+    tally.step(
+        "the Asset Library icon is a square PNG of 64x64 or more",
+        size.is_some_and(|(w, h)| w == h && w >= 64),
+    );
+    Ok(())
+}
+
+/// The universal library: its slices, and of each its deployment target, install name,
+/// exports, linked libraries and signature, read by macho.rs; its signatures verified by
+/// rcodesign.
+fn check_universal(
+    package: &Package,
+    name: &str,
+    library: &Path,
+    slices: &[AppleSlice],
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
+    let is_universal = bytes.starts_with(&macho::FAT_MAGIC.to_be_bytes());
+    let found = macho::slices(&bytes).unwrap_or_else(|e| {
+        println!("{name}: {e}");
+        Vec::new()
+    });
+    let mut cpus: Vec<u32> = found.iter().map(|s| s.cpu_type).collect();
+    let mut wanted: Vec<u32> = slices.iter().map(|s| s.cpu_type).collect();
+    cpus.sort_unstable();
+    wanted.sort_unstable();
+    let archs: Vec<&str> = slices.iter().map(|s| s.arch).collect();
+    println!("{name}: universal {is_universal}, CPU types {cpus:x?}");
+    tally.step(
+        &format!(
+            "{name}: a universal Mach-O dylib of {}",
+            archs.join(" and ")
+        ),
+        is_universal && cpus == wanted && found.iter().all(|s| s.is_dylib),
+    );
+    for want in slices {
+        if let Some(slice) = found.iter().find(|s| s.cpu_type == want.cpu_type) {
+            check_slice(&format!("{name} {}", want.arch), want, slice, tally);
+        }
+    }
+    check_signatures(package, name, library, &bytes, &found, tally)
+}
+
+fn check_slice(label: &str, want: &AppleSlice, slice: &Slice, tally: &mut Tally) {
+    let (major, minor) = want.min_macos;
+    println!("{label}: deployment target {:?}", slice.min_macos);
+    tally.step(
+        &format!("{label}: deployment target no higher than Godot's macOS {major}.{minor}"),
+        slice
+            .min_macos
+            .is_some_and(|(a, b, _)| (a, b) <= (major, minor)),
+    );
+    println!("{label}: install name {:?}", slice.install_name);
+    tally.step(
+        &format!("{label}: install name @rpath/..."),
+        slice
+            .install_name
+            .as_deref()
+            .is_some_and(|n| n.starts_with("@rpath/")),
+    );
+    println!("{label}: exports {:?}", slice.exports);
+    tally.step(
+        &format!("{label}: exports exactly _{ENTRY_SYMBOL} (export trie)"),
+        slice.exports == [format!("_{ENTRY_SYMBOL}")],
+    );
+    println!("{label}: links {}", slice.linked.join(", "));
+    let unexpected: Vec<&String> = slice
+        .linked
+        .iter()
+        .filter(|l| !MAC_SYSTEM_PREFIXES.iter().any(|p| l.starts_with(p)))
+        .collect();
+    tally.step(
+        &format!("{label}: links only libraries every Mac has {unexpected:?}"),
+        slice
+            .linked
+            .iter()
+            .any(|l| l == "/usr/lib/libSystem.B.dylib")
+            && unexpected.is_empty(),
+    );
+    let len = slice.range.len();
+    println!(
+        "{label}: code signature {:?}, __LINKEDIT ends at {:?}, slice of {len} bytes",
+        slice.signature, slice.linkedit_end
+    );
+    tally.step(
+        &format!("{label}: a code signature, last in __LINKEDIT and in the slice"),
+        slice.signature.as_ref().is_some_and(|s| s.end == len) && slice.linkedit_end == Some(len),
+    );
+}
+
+/// The problems `rcodesign verify` lists, as (slice index, text): its lines `@N: TEXT`.
+fn verify_problems(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let (index, problem) = line.strip_prefix('@')?.split_once(": ")?;
+            Some((index.parse().ok()?, problem.to_owned()))
+        })
+        .collect()
+}
+
+/// Each slice signed ad hoc (print-signature-info), every slice's code directory verified
+/// by `rcodesign verify` with no problem but the ad-hoc signature's empty CMS blob, and the
+/// same verifier failing with a digest mismatch in each slice of a copy with one byte of
+/// each slice's code changed (a control). rcodesign's own reading of each slice's
+/// deployment target agrees with macho.rs's.
+fn check_signatures(
+    package: &Package,
+    name: &str,
+    library: &Path,
+    bytes: &[u8],
+    found: &[Slice],
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let rcodesign = apple_tool(&package.cross, "rcodesign");
+    let (_, info) = output(
+        Command::new(&rcodesign)
+            .arg("print-signature-info")
+            .arg(library),
+    )?;
+    let adhoc = info.matches("flags: CodeSignatureFlags(ADHOC)").count();
+    println!("{name}: {adhoc} of {} slices signed ad hoc", found.len());
+    tally.step(
+        &format!("{name}: each slice has an ad-hoc signature"),
+        !found.is_empty() && adhoc == found.len(),
+    );
+
+    let (_, text) = output(Command::new(&rcodesign).arg("verify").arg(library))?;
+    let problems = verify_problems(&text);
+    println!("{name}: rcodesign verify: {problems:?}");
+    let notes: Vec<usize> = problems
+        .iter()
+        .filter(|(_, p)| p.starts_with(ADHOC_CMS_NOTE))
+        .map(|(i, _)| *i)
+        .collect();
+    let others: Vec<&(usize, String)> = problems
+        .iter()
+        .filter(|(_, p)| !p.starts_with(ADHOC_CMS_NOTE))
+        .collect();
+    tally.step(
+        &format!("{name}: rcodesign verify finds every slice's code as signed {others:?}"),
+        notes == (0..found.len()).collect::<Vec<_>>() && others.is_empty(),
+    );
+
+    let mut changed = bytes.to_vec();
+    for slice in found {
+        // A quarter into the slice: in its code (__TEXT is most of the file), which the
+        // signature's page hashes cover.
+        changed[slice.range.start + slice.range.len() / 4] ^= 0xff;
+    }
+    let control = package.dir.join("check/control.dylib");
+    fs::create_dir_all(package.dir.join("check")).map_err(|e| e.to_string())?;
+    fs::write(&control, changed).map_err(|e| format!("{}: {e}", control.display()))?;
+    let (ok, text) = output(Command::new(&rcodesign).arg("verify").arg(&control))?;
+    let mut mismatched: Vec<usize> = verify_problems(&text)
+        .into_iter()
+        .filter(|(_, p)| p.starts_with("code digest mismatch"))
+        .map(|(i, _)| i)
+        .collect();
+    mismatched.dedup();
+    println!("control: rcodesign verify finds a changed page in slices {mismatched:?}");
+    tally.step(
+        "rcodesign verify fails on a copy with a byte changed in each slice (control)",
+        !ok && mismatched == (0..found.len()).collect::<Vec<_>>(),
+    );
+
+    let mut agree = !found.is_empty();
+    for (i, slice) in found.iter().enumerate() {
+        let (_, target) = output(
+            Command::new(&rcodesign)
+                .args([
+                    "extract",
+                    "--universal-index",
+                    &i.to_string(),
+                    "macho-target",
+                ])
+                .arg(library),
+        )?;
+        let theirs = target
+            .lines()
+            .find_map(|l| l.strip_prefix("Minimum OS: "))
+            .map(str::to_owned);
+        let ours = slice.min_macos.map(|(a, b, c)| format!("{a}.{b}.{c}"));
+        println!("{name} slice {i}: rcodesign reads minimum OS {theirs:?}");
+        agree &= theirs.is_some() && theirs == ours;
+    }
+    tally.step(
+        &format!("{name}: rcodesign reads the same deployment targets"),
+        agree,
     );
     Ok(())
 }
@@ -502,6 +765,43 @@ mod tests {
         header[4] = 1; // 32-bit
         assert_eq!(elf_machine(&header), None);
         assert_eq!(elf_machine(b"MZ\x90\x00"), None);
+    }
+
+    #[test]
+    fn png_size_reads_the_header_and_refuses_other_files() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend_from_slice(&144u32.to_be_bytes());
+        png.extend_from_slice(&96u32.to_be_bytes());
+        assert_eq!(png_size(&png), Some((144, 96)));
+        assert_eq!(png_size(&png[..20]), None);
+        assert_eq!(png_size(b"GIF89a"), None);
+    }
+
+    #[test]
+    fn the_asset_library_icon_is_a_square_png_of_64_or_more() {
+        let bytes = fs::read(project_dir().join(ASSET_LIBRARY_ICON)).unwrap();
+        let (width, height) = png_size(&bytes).unwrap();
+        assert_eq!(width, height);
+        assert!(width >= 64);
+    }
+
+    #[test]
+    fn verify_problems_reads_the_index_and_text_of_each() {
+        let text = "signing\n@0: CMS error: missing further values (at position 0)\n\
+                    @1: code digest mismatch for entry 3; recorded digest ab\nError: problems\n";
+        assert_eq!(
+            verify_problems(text),
+            [
+                (
+                    0,
+                    "CMS error: missing further values (at position 0)".to_owned()
+                ),
+                (
+                    1,
+                    "code digest mismatch for entry 3; recorded digest ab".to_owned()
+                )
+            ]
+        );
     }
 
     #[test]

@@ -47,35 +47,37 @@ pub(super) fn third_party_notices(meta: &Value, std_library: &Path) -> Result<St
     let mut standard: BTreeMap<Id, Entry> = BTreeMap::new();
     let mut build_only: BTreeMap<Id, Entry> = BTreeMap::new();
     for platform in PLATFORMS {
-        let in_library = tree(
-            &workspace.join("Cargo.toml"),
-            CRATE,
-            platform,
-            "normal,no-proc-macro",
-            None,
-        )?;
-        let to_build = tree(
-            &workspace.join("Cargo.toml"),
-            CRATE,
-            platform,
-            "normal,build",
-            None,
-        )?;
-        for id in &in_library {
-            add(&mut linked, id, platform, meta, &std_root)?;
-        }
-        for id in to_build.difference(&in_library) {
-            add(&mut build_only, id, platform, meta, &std_root)?;
-        }
-        let std_crates = tree(
-            &std_manifest,
-            "std",
-            platform,
-            "normal,no-proc-macro",
-            Some(STD_FEATURES),
-        )?;
-        for id in &std_crates {
-            add(&mut standard, id, platform, &std_meta, &std_root)?;
+        for triple in platform.triples() {
+            let in_library = tree(
+                &workspace.join("Cargo.toml"),
+                CRATE,
+                triple,
+                "normal,no-proc-macro",
+                platform.cargo_features(),
+            )?;
+            let to_build = tree(
+                &workspace.join("Cargo.toml"),
+                CRATE,
+                triple,
+                "normal,build",
+                platform.cargo_features(),
+            )?;
+            for id in &in_library {
+                add(&mut linked, id, platform, meta, &std_root)?;
+            }
+            for id in to_build.difference(&in_library) {
+                add(&mut build_only, id, platform, meta, &std_root)?;
+            }
+            let std_crates = tree(
+                &std_manifest,
+                "std",
+                triple,
+                "normal,no-proc-macro",
+                &["--features", STD_FEATURES],
+            )?;
+            for id in &std_crates {
+                add(&mut standard, id, platform, &std_meta, &std_root)?;
+            }
         }
     }
     // This project's own crates are under its LICENSE.
@@ -100,24 +102,23 @@ fn project_dir_of(meta: &Value) -> Result<PathBuf, String> {
         .ok_or_else(|| "cargo metadata has no workspace_root".into())
 }
 
-/// The crates of `package`'s tree for `platform`'s target along `edges`.
+/// The crates of `package`'s tree for the target `triple` along `edges`, with the feature
+/// arguments `features`.
 fn tree(
     manifest: &Path,
     package: &str,
-    platform: &Platform,
+    triple: &str,
     edges: &str,
-    features: Option<&str>,
+    features: &[&str],
 ) -> Result<BTreeSet<Id>, String> {
     let mut cmd = Command::new(cargo_program());
     cmd.args(["tree", "--manifest-path"])
         .arg(manifest)
-        .args(["-p", package, "--target", platform.triple(), "-e", edges])
+        .args(["-p", package, "--target", triple, "-e", edges])
         .args(["--prefix", "none", "--format", "{p}"])
         // The standard library's manifest uses unstable cargo features.
         .env("RUSTC_BOOTSTRAP", "1");
-    if let Some(features) = features {
-        cmd.args(["--features", features]);
-    }
+    cmd.args(features);
     let what = format!(
         "cargo tree --manifest-path {} -p {package}",
         manifest.display()

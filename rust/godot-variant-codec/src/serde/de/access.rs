@@ -117,22 +117,23 @@ pub(super) fn packed_seq<'de, V: Visitor<'de>>(
     }
 }
 
-/// An Array's elements, or a PackedStringArray's strings (borrowed).
-pub(super) struct Items<'a, 'de> {
+/// An Array's elements, or with `STRINGS` a PackedStringArray's strings (borrowed): a const
+/// parameter, as `Entries`' `PROPERTIES`, so that an Array's elements test nothing of it.
+pub(super) struct Items<'a, 'de, const STRINGS: bool> {
     pub(super) de: &'a mut Deserializer<'de>,
     pub(super) left: usize,
     pub(super) hint: usize,
-    pub(super) strings: bool,
 }
 
-impl<'de> Items<'_, 'de> {
+impl<'de, const STRINGS: bool> Items<'_, 'de, STRINGS> {
+    #[inline]
     pub(super) fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
         let value = visitor.visit_seq(&mut self)?;
         whole(self.left, value)
     }
 }
 
-impl<'de> SeqAccess<'de> for Items<'_, 'de> {
+impl<'de, const STRINGS: bool> SeqAccess<'de> for Items<'_, 'de, STRINGS> {
     type Error = Error;
 
     #[inline]
@@ -144,7 +145,7 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
-        if self.strings {
+        if STRINGS {
             let text = read_text(&mut self.de.r)?;
             return seed
                 .deserialize(BorrowedStrDeserializer::new(text))

@@ -1,0 +1,214 @@
+//! Text read into the engine's characters: the bytes of a string as the wire has them,
+//! checked as UTF-8 and decoded into UTF-32 code units (one per character, as the engine's
+//! Strings hold them) in one pass.
+
+use std::mem::MaybeUninit;
+
+/// The most bytes of a text decoded into a buffer on the stack, then copied into one of
+/// exactly its length: texts of up to 16 characters in any script. Past this, checking the
+/// text with SIMD first (simdutf8), then decoding it, is as fast or faster for text of
+/// 3- and 4-byte characters (measured: docs/BENCHMARKS.md, 2026-11-28).
+pub const STACK_MAX: usize = 64;
+
+/// Room for the characters of a text of up to [`STACK_MAX`] bytes.
+pub type Chars = [MaybeUninit<u32>; STACK_MAX];
+
+/// A buffer for [`decode_checked`], not initialized.
+pub fn chars_buffer() -> Chars {
+    [MaybeUninit::uninit(); STACK_MAX]
+}
+
+/// The characters of `bytes`, up to the first NUL, written into `chars`; `None` when those
+/// bytes are not valid UTF-8 by `str`'s rules (no overlong forms, surrogates, values above
+/// U+10FFFF or cut sequences) or have more characters than `chars` has room for, else the
+/// characters written. ASCII is taken 16 bytes at a time; a `str` would be checked first
+/// and decoded after.
+#[inline]
+pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Option<&'c [u32]> {
+    let end = bytes.len();
+    let room = chars.len();
+    let byte = |at: usize| bytes.get(at).map_or(0, |&b| u32::from(b));
+    let cont = |at: usize| {
+        let b = byte(at);
+        (b & 0xC0 == 0x80).then_some(b & 0x3F)
+    };
+    let mut at = 0;
+    let mut count = 0;
+    while at < end {
+        let lead = byte(at);
+        // A run of ASCII: the 16 bytes from its start widened, as many counted as are ASCII
+        // (at least this one, unless it is the NUL).
+        if lead < 0x80 && at + 16 <= end && count + 16 <= room {
+            let block: &[u8; 16] = bytes[at..at + 16].try_into().ok()?;
+            let ascii = ascii_prefix(block);
+            widen16(block, &mut chars[count..count + 16]);
+            at += ascii;
+            count += ascii;
+            if ascii > 0 {
+                continue;
+            }
+        }
+        let (c, len) = match lead {
+            0 => break,
+            0x01..=0x7F => (lead, 1),
+            0xC2..=0xDF => (((lead & 0x1F) << 6) | cont(at + 1)?, 2),
+            0xE0..=0xEF => {
+                let c = ((lead & 0x0F) << 12) | (cont(at + 1)? << 6) | cont(at + 2)?;
+                if c < 0x800 || (0xD800..0xE000).contains(&c) {
+                    return None;
+                }
+                (c, 3)
+            }
+            0xF0..=0xF4 => {
+                let c = ((lead & 0x07) << 18)
+                    | (cont(at + 1)? << 12)
+                    | (cont(at + 2)? << 6)
+                    | cont(at + 3)?;
+                if !(0x1_0000..=0x10_FFFF).contains(&c) {
+                    return None;
+                }
+                (c, 4)
+            }
+            _ => return None,
+        };
+        *chars.get_mut(count)? = MaybeUninit::new(c);
+        count += 1;
+        at += len;
+    }
+    // A sequence cut by the end had its missing bytes read as 0, not a continuation.
+    // SAFETY: the first `count` characters were written above (by `widen16` or one at a
+    // time; a block's characters past its ASCII prefix are rewritten before being counted).
+    Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
+}
+
+/// How many of the 16 bytes of `block` are ASCII other than NUL before the first that is
+/// not (16: all).
+#[inline(always)]
+fn ascii_prefix(block: &[u8; 16]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of x86_64; one unaligned read of the block's 16 bytes.
+    unsafe {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128,
+        };
+        let bytes = _mm_loadu_si128(block.as_ptr().cast());
+        let nul = _mm_cmpeq_epi8(bytes, _mm_setzero_si128());
+        let stops = (_mm_movemask_epi8(bytes) | _mm_movemask_epi8(nul)) as u32;
+        (stops | 0x1_0000).trailing_zeros() as usize
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        block
+            .iter()
+            .position(|&b| b.wrapping_sub(1) >= 0x7F)
+            .unwrap_or(16)
+    }
+}
+
+/// Widens the 16 bytes of `block` into 16 characters, one per byte.
+#[inline(always)]
+fn widen16(block: &[u8; 16], chars: &mut [MaybeUninit<u32>]) {
+    assert!(chars.len() >= 16);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of x86_64; one unaligned 16-byte read of the block and four
+    // unaligned 16-byte writes within `chars` (16 characters at least, checked).
+    unsafe {
+        use std::arch::x86_64::{
+            __m128i, _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128, _mm_unpackhi_epi16,
+            _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        };
+        let zero = _mm_setzero_si128();
+        let bytes = _mm_loadu_si128(block.as_ptr().cast());
+        let low = _mm_unpacklo_epi8(bytes, zero);
+        let high = _mm_unpackhi_epi8(bytes, zero);
+        let out = chars.as_mut_ptr().cast::<__m128i>();
+        _mm_storeu_si128(out, _mm_unpacklo_epi16(low, zero));
+        _mm_storeu_si128(out.add(1), _mm_unpackhi_epi16(low, zero));
+        _mm_storeu_si128(out.add(2), _mm_unpacklo_epi16(high, zero));
+        _mm_storeu_si128(out.add(3), _mm_unpackhi_epi16(high, zero));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for (char, &b) in chars.iter_mut().zip(block) {
+        *char = MaybeUninit::new(u32::from(b));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `decode_checked` must give: the text up to the first NUL, checked by `str`.
+    fn reference(bytes: &[u8]) -> Option<Vec<u32>> {
+        let text = bytes.split(|&b| b == 0).next().unwrap_or_default();
+        std::str::from_utf8(text)
+            .ok()
+            .map(|text| text.chars().map(u32::from).collect())
+    }
+
+    #[test]
+    fn decodes_and_checks_as_str_does() {
+        // Every character of interest, and every fault (cut, stray or overlong sequences,
+        // surrogates, values above U+10FFFF, a NUL), at each place in texts of every length
+        // around the 16-byte blocks, in ASCII and in text of 2-byte characters.
+        let pieces: [&[u8]; 24] = [
+            b"a",
+            b"\x7F",
+            "é".as_bytes(),
+            "\u{7FF}".as_bytes(),
+            "\u{800}".as_bytes(),
+            "的".as_bytes(),
+            "\u{FFFF}".as_bytes(),
+            "\u{10000}".as_bytes(),
+            "😀".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            b"\0",
+            b"\x80",
+            b"\xBF",
+            b"\xC0\xAF",
+            b"\xC1\xBF",
+            b"\xC3",
+            b"\xE0\x9F\xBF",
+            b"\xED\xA0\x80",
+            b"\xED\xBF\xBF",
+            b"\xE6\x97",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xFF",
+        ];
+        for base in [
+            "abcdefghijklmnopqrstuvwxyz",
+            "абвгдежзийклмнопрстуфхцчшщъыьэюя",
+        ] {
+            let base: Vec<u8> = base.bytes().cycle().take(STACK_MAX).collect();
+            for len in 0..=STACK_MAX {
+                for piece in pieces {
+                    for at in 0..len {
+                        let mut bytes = base[..len].to_vec();
+                        bytes.splice(at..(at + piece.len()).min(len), piece.iter().copied());
+                        let expected = reference(&bytes);
+                        let decoded =
+                            decode_checked(&bytes, &mut chars_buffer()).map(<[u32]>::to_vec);
+                        assert_eq!(decoded, expected, "{bytes:?}");
+                        // Into exactly the room the text needs.
+                        let room = expected.as_ref().map_or(0, Vec::len);
+                        let mut exact = vec![MaybeUninit::uninit(); room];
+                        let decoded = decode_checked(&bytes, &mut exact).map(<[u32]>::to_vec);
+                        assert_eq!(decoded, expected, "{bytes:?} in its room");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn takes_no_more_than_its_room() {
+        let text = "abcdefghijklmnopqrstuvwxyzé日😀".repeat(2);
+        let room = text.chars().count();
+        let mut short = vec![MaybeUninit::uninit(); room - 1];
+        assert_eq!(decode_checked(text.as_bytes(), &mut short), None);
+        let mut exact = vec![MaybeUninit::uninit(); room];
+        let decoded = decode_checked(text.as_bytes(), &mut exact).map(<[u32]>::to_vec);
+        assert_eq!(decoded, Some(text.chars().map(u32::from).collect()));
+    }
+}
