@@ -3,10 +3,11 @@
 //! every dependency in the lock file, and the pure crate's docs build without warnings.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::process::{cargo, run_echoing};
+use crate::process::{cargo, cargo_target_dir, run_echoing};
 use crate::tally::Tally;
 
 /// The workspace's published crates.
@@ -27,8 +28,15 @@ pub fn alone() -> Result<(), String> {
 pub fn checks(tally: &mut Tally) -> Result<(), String> {
     // Both at once: cargo verifies the CLI against the pure crate's `.crate`, which it
     // serves from a registry of its own (target/package/tmp-registry).
+    // A fresh target directory: cargo takes a registry crate it built before for unchanged
+    // (its name and version), so an earlier run's build of the pure crate would be linked.
+    let verify_dir = cargo_target_dir().join("package-verify");
+    let _ = std::fs::remove_dir_all(&verify_dir);
+    forget_unpacked_packages()?;
     let mut package = cargo();
-    package.args(["package", "--allow-dirty"]);
+    package
+        .args(["package", "--allow-dirty", "--target-dir"])
+        .arg(&verify_dir);
     for name in PUBLISHED {
         package.args(["-p", name]);
     }
@@ -59,6 +67,42 @@ pub fn checks(tally: &mut Tally) -> Result<(), String> {
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     tally.step("cargo doc -D warnings (the pure crate, every feature)", ok);
+    Ok(())
+}
+
+/// Cargo verifies the CLI against the pure crate's `.crate`, unpacked under
+/// `$CARGO_HOME/registry/src/` for its own registry, and reuses an unpacked copy of the
+/// same name and version without reading the `.crate` again: a copy an earlier run left
+/// would be built instead of the code packaged now. Those copies are removed first
+/// (crates.io's, under `index.crates.io-*`, are left alone).
+fn forget_unpacked_packages() -> Result<(), String> {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .ok_or("neither CARGO_HOME nor HOME is set")?;
+    let Ok(registries) = std::fs::read_dir(cargo_home.join("registry/src")) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        if registry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("index.crates.io")
+        {
+            continue;
+        }
+        for unpacked in std::fs::read_dir(registry.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = unpacked.file_name().to_string_lossy().into_owned();
+            if PUBLISHED.iter().any(|p| name.starts_with(&format!("{p}-"))) {
+                std::fs::remove_dir_all(unpacked.path())
+                    .map_err(|e| format!("{}: {e}", unpacked.path().display()))?;
+            }
+        }
+    }
     Ok(())
 }
 
