@@ -370,6 +370,7 @@ pub fn check_stream(data: &[u8]) {
                             e.frame_offset + 4
                         );
                     }
+                    other => panic!("a frame error of a kind this check does not know: {other}"),
                 }
             }
         }

@@ -282,7 +282,7 @@ impl PlayerState {
                 b: 1.0,
                 a: 1.0,
             },
-            alive: i % 3 != 0,
+            alive: !i.is_multiple_of(3),
             data: PackedInt32Array(vec![i as i32, i as i32 + 1]),
         }
     }

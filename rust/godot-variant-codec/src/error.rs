@@ -5,6 +5,7 @@ use crate::types::VariantType;
 /// Godot's `Error` enum (`core/error/error_list.h`), the codes this codec can report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(i32)]
+#[non_exhaustive]
 pub enum GodotError {
     /// `OK`: no error (no error of this codec maps to it).
     Ok = 0,
@@ -105,6 +106,7 @@ pub enum DecodeErrorKind {
 /// A decoding failure: its kind and the byte offset (from the start of the input) where it was found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind} at byte {offset}")]
+#[non_exhaustive]
 pub struct DecodeError {
     /// Where the failure was found: a byte offset from the start of the input (of the
     /// larger buffer, for [`decode_at`](crate::decode_at)), never past its end.
@@ -114,6 +116,11 @@ pub struct DecodeError {
 }
 
 impl DecodeError {
+    /// The failure `kind`, found at byte `offset`.
+    pub fn new(offset: usize, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError { offset, kind }
+    }
+
     /// The `Error` the engine's `decode_variant` returns for the same input.
     pub fn godot_error(&self) -> GodotError {
         use DecodeErrorKind as K;
@@ -194,6 +201,7 @@ impl std::fmt::Display for PathKey {
 /// A Dictionary key as an error's path shows it: a String or StringName quoted, an int as
 /// it is, any other key by its type.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct PathKey(String);
 
 impl PathKey {
@@ -226,6 +234,7 @@ impl PathKey {
 /// An encoding failure, with the byte offset in the output where it happened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind} at byte {offset}")]
+#[non_exhaustive]
 pub struct EncodeError {
     /// Where the failing element would have gone: the output's length then (for
     /// [`encode_into`](crate::encode_into), counted from the start of its `out`).
@@ -235,6 +244,11 @@ pub struct EncodeError {
 }
 
 impl EncodeError {
+    /// The failure `kind`, at byte `offset` of the output.
+    pub fn new(offset: usize, kind: EncodeErrorKind) -> EncodeError {
+        EncodeError { offset, kind }
+    }
+
     /// The `Error` the engine's `encode_variant` returns in the same case (for a value
     /// the generation cannot hold, `ERR_INVALID_PARAMETER`).
     pub fn godot_error(&self) -> GodotError {
@@ -250,18 +264,21 @@ impl EncodeError {
 
     /// This error, found in element `index` of an Array (or packed array).
     #[cold]
+    #[doc(hidden)]
     pub fn in_index(self, index: usize) -> Self {
         self.in_step(|| format!("[{index}]"))
     }
 
     /// This error, found under the Dictionary key `key`.
     #[cold]
+    #[doc(hidden)]
     pub fn in_key(self, key: &PathKey) -> Self {
         self.in_step(|| format!("[{}]", key.0))
     }
 
     /// This error, found in a full object's property `name`.
     #[cold]
+    #[doc(hidden)]
     pub fn in_property(self, name: &str) -> Self {
         self.in_step(|| format!(".{name}"))
     }

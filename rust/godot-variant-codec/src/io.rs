@@ -101,7 +101,8 @@ pub struct StreamError {
 }
 
 impl StreamError {
-    pub(crate) fn new(offset: usize, kind: StreamErrorKind) -> Self {
+    /// The failure `kind` of the frame whose length prefix is at byte `offset`.
+    pub fn new(offset: usize, kind: StreamErrorKind) -> Self {
         StreamError { offset, kind }
     }
 

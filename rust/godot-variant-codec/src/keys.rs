@@ -529,7 +529,7 @@ mod tests {
         Value::NodePath(NodePath::new(
             ["root".into(), format!("n{i}")],
             [format!("{}", i % 7)],
-            i % 2 == 0,
+            i.is_multiple_of(2),
         ))
     }
 

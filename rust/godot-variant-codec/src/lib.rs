@@ -1,5 +1,6 @@
 //! Godot's binary Variant format — `var_to_bytes` / `bytes_to_var`, `FileAccess.store_var`,
-//! `StreamPeer.put_var`, `PacketPeer` — in pure Rust, byte for byte like the engine.
+//! `StreamPeer.put_var`, `PacketPeer` — in pure Rust, byte for byte like the engine: for
+//! Rust game servers and tools that talk to Godot clients or read their save files.
 //!
 //! ```
 //! use godot_variant_codec::{decode, encode, DecodeOptions, EncodeOptions, Value};
@@ -10,46 +11,152 @@
 //! assert_eq!((value, consumed), (Value::Int(7), 8));
 //! ```
 //!
-//! Layers: [`wire`] reads and writes little-endian primitives with bounds; [`types`] is
-//! the table of type ids; [`Encoder`] writes the format's elements and the decoder reads
-//! them into a [`Build`]er; both walk [`Value`]s, and the Godot binding walks engine
-//! Variants through the same two.
+//! # Values
+//!
+//! [`Value`] has one variant per Godot 4 `Variant::Type`. It is built and taken apart as
+//! `serde_json::Value` is: `From` the Rust types (`TryFrom` back), accessors
+//! ([`as_int`](Value::as_int), [`as_str`](Value::as_str), [`get`](Value::get),
+//! `value["key"][0]`), `FromIterator` for [`Array`], [`Dictionary`] and `Value`:
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use godot_variant_codec::serde::Vector2;
+//! use godot_variant_codec::{encode, EncodeOptions, Value};
+//!
+//! // {"name": "Ada", "hp": 10, "pos": Vector2(1, 2), "tags": ["a", "b"]}
+//! let player = Value::from([
+//!     ("name", Value::from("Ada")),
+//!     ("hp", 10.into()),
+//!     ("pos", Vector2::<f32> { x: 1.0, y: 2.0 }.into()),
+//!     ("tags", ["a", "b"].into_iter().collect()),
+//! ]);
+//! assert_eq!(player["hp"].as_int(), Some(10));
+//! assert_eq!(player["tags"][1].as_str(), Some("b"));
+//! let bytes = encode(&player, &EncodeOptions::default()).unwrap();
+//! // Value is Serialize and Deserialize (feature `serde`): here as JSON.
+//! assert_eq!(
+//!     serde_json::to_string(&player).unwrap(),
+//!     r#"{"name":"Ada","hp":10,"pos":[1.0,2.0],"tags":["a","b"]}"#
+//! );
+//! # }
+//! ```
+//!
+//! Errors name their kind and the byte offset, and map to the engine's `Error`
+//! ([`DecodeError::godot_error`]); the decoder is built for hostile input (bounds, the
+//! depth limit [`MAX_RECURSION_DEPTH`], allocation bounded by the input, objects refused
+//! unless [`DecodeOptions::allow_objects`]).
+//!
+//! # Modules
+//!
+//! - [`serde`] (feature `serde`, on by default): Rust structs straight to and from the
+//!   bytes, as Dictionaries keyed by field name; Godot's math and packed types
+//!   ([`serde::Vector2`], [`serde::PackedFloat32Array`]…).
+//! - [`io`]: framed values (`store_var` files, `put_var` streams) over `std::io`
+//!   ([`io::FrameReader`], [`io::FrameWriter`]) and fed in pieces ([`io::FrameDecoder`]).
+//! - [`codec`] (feature `tokio`): the same frames as a `tokio_util` codec, for
+//!   `Framed::new(tcp_stream, VariantCodec::new())`.
+//! - [`stream`]: the frames in buffers ([`stream::decode_frames`], [`stream::encode_frame`]).
+//! - [`migrate`]: a Godot 3 or 2 save file or packet to Godot 4 (or back), saying what the
+//!   target cannot hold.
+//! - Generations: [`EncodeOptions::with_generation`] and
+//!   [`DecodeOptions::with_generation`] write and read the Godot 3 and 2 formats
+//!   ([`Generation`]); [`godot2`] has Godot 2's Image and InputEvent forms.
+//! - [`text`]: a value as the engine's `var_to_str` writes it; [`types`]: the table of
+//!   type ids; [`value`] and [`error`]: the value model and the errors.
+//!
+//! A save file, with serde:
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use godot_variant_codec::io::{FrameReader, FrameWriter};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Save {
+//!     level: i32,
+//!     name: String,
+//! }
+//!
+//! // What `file.store_var({"level": 3, "name": "Ada"})` writes.
+//! let mut file = Vec::new();
+//! let save = Save { level: 3, name: "Ada".into() };
+//! FrameWriter::new(&mut file).write(&save).unwrap();
+//! let back: Option<Save> = FrameReader::new(&file[..]).read().unwrap();
+//! assert_eq!(back, Some(save));
+//! # }
+//! ```
+//!
+//! A Godot 3 packet to Godot 4:
+//!
+//! ```
+//! use godot_variant_codec::{migrate, DecodeOptions, EncodeOptions, Generation, Value};
+//!
+//! let godot3 = EncodeOptions::default().with_generation(Generation::GODOT_3);
+//! let packet = godot_variant_codec::encode(&Value::from("hi"), &godot3).unwrap();
+//! let from = DecodeOptions::default().with_generation(Generation::GODOT_3);
+//! let (godot4, report) =
+//!     migrate::convert_packet(&packet, &from, &EncodeOptions::default()).unwrap();
+//! assert!(report.is_clean());
+//! assert_eq!(godot4, godot_variant_codec::encode(&Value::from("hi"), &Default::default()).unwrap());
+//! ```
+//!
+//! # Features
+//!
+//! - `serde` (default): the [`serde`] module, and `Serialize` / `Deserialize` for
+//!   [`Value`].
+//! - `tokio`: the [`codec`] module (`tokio_util`'s `Decoder` / `Encoder`).
+//!
+//! Items hidden from these docs (the `wire`, `header` and `stack` modules, the
+//! [`Value`]-free encoder and builder interfaces) exist for the Godot binding of this
+//! crate and may change in any release.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod class_names;
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 mod decode;
 mod encode;
 pub mod error;
 pub mod godot2;
+#[doc(hidden)]
 pub mod header;
 pub mod io;
 mod keys;
 pub mod migrate;
 mod script;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod serde;
+#[doc(hidden)]
 pub mod stack;
 pub mod stream;
 pub mod text;
 mod typed;
 pub mod types;
 pub mod value;
+mod value_conv;
+#[doc(hidden)]
 pub mod wire;
 
 pub use class_names::{godot3_class, godot4_class};
+#[doc(hidden)]
 pub use decode::{Build, Packed, RawNodePath, RawText, ValueBuilder};
+#[doc(hidden)]
 pub use encode::Encoder;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, GodotError};
+#[doc(hidden)]
 pub use script::{check_script_path, SCRIPT_PROPERTY};
+#[doc(hidden)]
 pub use stack::StackRoom;
 pub use types::{Generation, Godot2Type, VariantType};
 pub use value::{
     Array, ContainerType, Dictionary, FullObject, NodePath, Object, PackedReals, Real, Reals,
     Signal, Value, ENCODED_OBJECT_AS_ID,
 };
+pub use value_conv::{ValueIndex, WrongType};
 
 use wire::{Reader, SizeCounter};
 
@@ -58,6 +165,7 @@ pub const MAX_RECURSION_DEPTH: usize = 1024;
 
 /// The `real_t` of the engine being written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Precision {
     /// A default build (`real_t = float`): math types in 32 bits.
     #[default]
@@ -238,6 +346,7 @@ pub fn decode_at(
 /// `None` for any other value, and for a header cut short or naming no type here, which
 /// `decode_with` then reads. One such value per call (a network packet, a setting) skips
 /// the decoder's setup and its dispatch.
+#[doc(hidden)]
 #[inline]
 pub fn decode_inline<B: Build>(
     bytes: &[u8],
@@ -255,6 +364,7 @@ pub fn decode_inline<B: Build>(
 
 /// What [`decode_with`] and [`decode_inline`] give: the builder's value and the bytes it
 /// used, or its error.
+#[doc(hidden)]
 pub type Decoded<B> = Result<(<B as Build>::Value, usize), <B as Build>::Error>;
 
 /// Like [`decode_at`], making the values with `builder` (see [`Build`]).
@@ -262,6 +372,7 @@ pub type Decoded<B> = Result<(<B as Build>::Value, usize), <B as Build>::Error>;
 /// Inlined into its caller, which then takes the value from the decoder's own result: a
 /// returned copy of a just-made value would be read back wider than it was written, a
 /// wait (a store-forwarding stall on x86) as long as decoding one small value.
+#[doc(hidden)]
 #[inline(always)]
 pub fn decode_with<B: Build>(
     bytes: &[u8],

@@ -15,6 +15,7 @@ use crate::{decode_at, encode_into, DecodeOptions, EncodeOptions, Generation};
 
 /// What a conversion could not carry over.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Report {
     /// Each value (or part of one) written as null or changed, in the order met.
     pub problems: Vec<Problem>,
@@ -22,6 +23,7 @@ pub struct Report {
 
 /// One value the target generation cannot hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Problem {
     /// Which value of the input (0 for a packet; the value's place in a file).
     pub index: usize,

@@ -71,6 +71,7 @@ pub fn announced_len(bytes: &[u8], offset: usize) -> Option<usize> {
 
 /// Why a stream could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FrameErrorKind {
     /// The buffer ends before the frame does: wait for more data.
     #[error("incomplete: the frame needs {needed} more bytes")]
@@ -86,6 +87,7 @@ pub enum FrameErrorKind {
 /// A stream error: which value (counting from 0) and where its frame starts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("value {index} (frame at byte {frame_offset}): {kind}")]
+#[non_exhaustive]
 pub struct FrameError {
     /// The value's position in the stream, from 0.
     pub index: usize,
@@ -96,6 +98,15 @@ pub struct FrameError {
 }
 
 impl FrameError {
+    /// The failure `kind` of value `index`, whose frame starts at byte `frame_offset`.
+    pub fn new(index: usize, frame_offset: usize, kind: FrameErrorKind) -> FrameError {
+        FrameError {
+            index,
+            frame_offset,
+            kind,
+        }
+    }
+
     /// True when more bytes may complete the stream, as opposed to bytes that are wrong.
     pub fn is_incomplete(&self) -> bool {
         matches!(self.kind, FrameErrorKind::Incomplete { .. })

@@ -11,6 +11,7 @@ mod godot;
 mod godot3;
 mod package;
 mod process;
+mod publish;
 mod setting;
 mod suites;
 /// The binding's switch names (its variables and probe names), read from its own file.
@@ -47,6 +48,8 @@ const USAGE: &str =
                with the live Godot 3.6.2 and 3.2.3 engines (save files also in
                godot_project/fixtures/godot3)
   conformance  regenerate tests/conformance/godot4.v1.json from the golden vectors
+  publish      the publishing checks alone: `cargo package` of the pure crate and the
+               CLI, their rust-version against Cargo.lock, the docs with -D warnings
   e2e          the end-to-end test alone: the crate's example server against a Godot
                client, 1000 messages each way over TCP and UDP
   package      build linux.x86_64, linux.arm64, windows.x86_64 and macOS (universal)
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         "golden3" => godot3::regenerate_committed(&project_dir()),
         "package" => package::package(&std::env::args().skip(2).collect::<Vec<_>>()),
         "e2e" => e2e::alone(),
+        "publish" => publish::alone(),
         "conformance" => conformance::write(&project_dir()),
         _ => Err(USAGE.to_owned()),
     };

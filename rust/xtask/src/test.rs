@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::godot::{build_addon, godot, regenerate_golden};
 use crate::process::{cargo, project_dir, run_echoing};
 use crate::tally::{counts, Tally};
-use crate::{conformance, e2e, godot3, suites, text_corpus};
+use crate::{conformance, e2e, godot3, publish, suites, text_corpus};
 
 pub fn run() -> Result<(), String> {
     let dir = project_dir();
@@ -17,13 +17,14 @@ pub fn run() -> Result<(), String> {
 
     cargo_tests(&mut tally)?;
     cargo_lints(&mut tally)?;
+    publish::checks(&mut tally)?;
     committed_data(&dir, &mut tally);
     against_live_engine(&dir, &godot, &mut tally);
     godot_suites(&godot, &mut tally)?;
     report(&tally)
 }
 
-/// The Rust crates' tests, and the tokio codec's behind its feature.
+/// The Rust crates' tests, and the tokio codec's and echo server's behind its feature.
 fn cargo_tests(tally: &mut Tally) -> Result<(), String> {
     let (ok, lines) = run_echoing(cargo().args(["test", "--workspace", "--release"]))?;
     let (passed, failed) = counts(&lines, "test result:");
@@ -31,8 +32,14 @@ fn cargo_tests(tally: &mut Tally) -> Result<(), String> {
     if !ok && failed == 0 {
         tally.step("cargo test (build)", false);
     }
-    for target in ["--lib", "--doc"] {
-        let (ok, lines) = run_echoing(cargo().args(["test", target]).args(TOKIO).arg("codec"))?;
+    // The codec module's tests and docs (the rest ran above), and the tokio echo server
+    // example's test.
+    for target in [
+        &["--lib", "codec"][..],
+        &["--doc", "codec"],
+        &["--example", "echo_server"],
+    ] {
+        let (ok, lines) = run_echoing(cargo().arg("test").args(TOKIO).args(target))?;
         let (passed, failed) = counts(&lines, "test result:");
         tally.add(passed, failed);
         if !ok && failed == 0 {

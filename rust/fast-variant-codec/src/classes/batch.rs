@@ -295,13 +295,7 @@ pub fn decode_stream(bytes: &PackedByteArray, opts: &DecodeOptions) -> Result<Va
     let mut offset = 0;
     while offset < data.len() {
         let index = values.len();
-        let frame_error = |kind| {
-            Failure::from(FrameError {
-                index,
-                frame_offset: offset,
-                kind,
-            })
-        };
+        let frame_error = |kind| Failure::from(FrameError::new(index, offset, kind));
         let frame = frame_at(data, offset).map_err(frame_error)?;
         let (value, _) = builder
             .decode(frame.body, frame.body_offset, opts)

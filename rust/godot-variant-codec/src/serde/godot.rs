@@ -497,7 +497,7 @@ impl<T: MathType> PackedItem for T {
 }
 
 /// A packed array: which one, and its elements.
-trait PackedType: Sized {
+pub(crate) trait PackedType: Sized {
     const NAME: &'static str;
     type Item: for<'de> Deserialize<'de>;
     /// Whether the elements travel as their bytes in formats that are not human-readable.
@@ -538,6 +538,22 @@ impl<'de, P: PackedType> Visitor<'de> for PackedVisitor<P> {
     }
 }
 
+/// A packed array of plain elements as the newtype struct `name`: `items` for formats that
+/// are human-readable, else the little-endian bytes of `plain`, the same elements.
+pub(crate) fn serialize_packed<S: Serializer, H: Serialize + ?Sized, T: Plain>(
+    s: S,
+    name: &'static str,
+    items: &H,
+    plain: &[T],
+) -> Result<S::Ok, S::Error> {
+    if s.is_human_readable() {
+        s.serialize_newtype_struct(name, items)
+    } else {
+        let bytes = le_bytes_of(plain);
+        s.serialize_newtype_struct(name, &LeBytes(&bytes))
+    }
+}
+
 /// The traits of one packed array of plain elements (`$ty`, of `$item`s).
 macro_rules! plain_packed_type {
     ($name:ident, $ty:ty, $reserved:expr, $item:ty) => {
@@ -557,12 +573,7 @@ macro_rules! plain_packed_type {
 
         impl Serialize for $ty {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                if s.is_human_readable() {
-                    s.serialize_newtype_struct(Self::NAME, &self.0)
-                } else {
-                    let bytes = le_bytes_of(<$item>::as_plain(&self.0));
-                    s.serialize_newtype_struct(Self::NAME, &LeBytes(&bytes))
-                }
+                serialize_packed(s, Self::NAME, &self.0, <$item>::as_plain(&self.0))
             }
         }
 

@@ -20,7 +20,7 @@
 //! assert_eq!((back, consumed), (msg, bytes.len()));
 //! ```
 //!
-//! The [`Serializer`] writes through the crate's [`Encoder`](crate::Encoder) and the
+//! The [`Serializer`] writes through the crate's own encoder and the
 //! [`Deserializer`] reads with the decoder's own rules (bounds, padding, the BOM and NUL
 //! rules of strings, typed-container headers, the depth limit, allocation bounded by the
 //! input), so the bytes are the engine's and hostile input fails with a byte offset.
@@ -97,6 +97,7 @@
 mod de;
 mod godot;
 mod ser;
+mod value;
 
 pub use de::Deserializer;
 pub use godot::{
@@ -119,6 +120,7 @@ pub struct Error(Box<ErrorKind>);
 
 /// What went wrong, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The format refused to write the value (nesting, lengths), at a byte of the output.
     #[error(transparent)]

@@ -117,7 +117,7 @@ impl<'o> Serializer<'o> {
         }
         let Payload { t, wide } = payload;
         let element_size = Packed::element_size(t, wide);
-        if element_size == 0 || bytes.len() % element_size != 0 {
+        if element_size == 0 || !bytes.len().is_multiple_of(element_size) {
             return Err(Error::message(format!(
                 "{} bytes are not the payload of a {t}",
                 bytes.len()
