@@ -422,8 +422,15 @@ func test_containers_of_large_packed_arrays() -> void:
 		vectors.append(Vector3(i, -i, 0.25))
 		colors.append(Color(i / 5000.0, 0.5, 1, 1))
 	packed.append_array([ints, longs, floats, doubles, vectors, colors])
+	# Values that lived: read-only, and a key changed after insertion beside a large value.
+	var read_only := [packed[6], ints, {"v": vectors}]
+	read_only.make_read_only()
+	var key := [1]
+	var lived := {key: packed[6], "b": doubles}
+	key.append(2)
 	var values := [packed, {"a": packed[6], 7: ints, "n": [[packed[5], "x"], vectors]},
-			[packed[4], packed[4], "between", packed[6]], [PackedStringArray(["a", "b"]), colors]]
+			[packed[4], packed[4], "between", packed[6]], [PackedStringArray(["a", "b"]), colors],
+			read_only, lived]
 	for value in values:
 		var expected := var_to_bytes(value)
 		assert_eq(codec.encode(value), expected, "encode of %d bytes" % expected.size())

@@ -125,17 +125,6 @@ fn other_tables(
     Ok(all_ok)
 }
 
-/// memory.gd's rows and calls (its `ROWS` and `CALLS`).
-const MEMORY_ROWS: [&str; 5] = ["issue", "packed", "strings", "nested", "batch"];
-const MEMORY_CALLS: [&str; 6] = [
-    "encode",
-    "decode",
-    "encode_batch",
-    "decode_batch",
-    "encode_stream",
-    "decode_stream",
-];
-
 /// memory.gd's peak memory of each call, engine and codec, each in a fresh process in
 /// `setting`; whether every run succeeded (a codec result that differs from the engine's
 /// fails its run).
@@ -146,13 +135,24 @@ fn memory_table(
     tables: &mut Vec<Table>,
 ) -> Result<bool, String> {
     let mib = |bytes: f64| bytes / f64::from(1 << 20);
-    let mut all_ok = true;
+    // The rows and calls as memory.gd lists them (`rows: A B`, `calls: C D`).
+    let mut list = setting.project_script(godot, "res://bench/memory.gd", "", &["--list".into()]);
+    let (listed, lines) = run_echoing(&mut list)?;
+    let names = |label: &str| -> Vec<String> {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(label))
+            .map(|names| names.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default()
+    };
+    let (rows, calls) = (names("rows:"), names("calls:"));
+    let mut all_ok = listed && !rows.is_empty() && !calls.is_empty();
     let mut table = String::from(
         "| value | call | engine MiB | codec MiB | codec / engine | engine ms | codec ms |\n\
          |---|---|---:|---:|---:|---:|---:|\n",
     );
-    for row in MEMORY_ROWS {
-        for call in MEMORY_CALLS {
+    for row in &rows {
+        for call in &calls {
             let mut measured = Vec::new();
             for side in ["engine", "codec"] {
                 let args = [
