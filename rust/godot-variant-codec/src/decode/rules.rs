@@ -10,7 +10,9 @@ use crate::header::{
 use crate::script::{is_script_path, Side};
 use crate::types::{Component, Generation, Godot2Type, VariantType};
 use crate::value::{ContainerType, NodePath, Value};
-use crate::wire::{padded_text, padding, plain_text, window_text, Plain, Reader, TEXT_WINDOW};
+use crate::wire::{
+    is_plain_16, padded_text, padding, plain_text, window_text, Plain, Reader, TEXT_WINDOW,
+};
 use crate::DecodeOptions;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -192,6 +194,103 @@ pub(crate) fn read_node_path<'s, 'a: 's>(
         path.make_empty();
     }
     Ok(path)
+}
+
+/// How long a NodePath's text may be to be joined as it is read (see
+/// [`read_node_path_text`]): the usual path, `/root/Level/Enemy12:position`, and much
+/// longer ones.
+pub(crate) const NODE_PATH_ROOM: usize = 128;
+
+/// A NodePath after its header, as its text (see [`crate::text::node_path_text`]): what
+/// [`read_node_path`] reads, joined. A short path of plain texts is joined in `room` as it
+/// is read (see [`join_node_path`]); any other is read with `texts` and written to `out`.
+#[inline(always)]
+pub(crate) fn read_node_path_text<'a, 's>(
+    r: &mut Reader<'a>,
+    generation: Generation,
+    texts: &mut Vec<&'a str>,
+    room: &'s mut [u8; NODE_PATH_ROOM],
+    out: &'s mut String,
+) -> Result<&'s str, DecodeError> {
+    if let Some(len) = join_node_path(r, generation, room) {
+        // SAFETY: `join_node_path` puts in `room[..len]` only ASCII separators and the bytes
+        // of plain texts (each 0x01 to 0x7F): ASCII, which is valid UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(&room[..len]) });
+    }
+    let path = read_node_path(r, generation, texts)?;
+    out.clear();
+    crate::text::write_node_path(
+        out,
+        path.absolute,
+        path.names().iter().copied(),
+        path.subnames().iter().copied(),
+    )
+    .expect("a String takes any text");
+    Ok(out)
+}
+
+/// The length of a NodePath's text joined in `room` as its parts are read, when the path
+/// is of the current layout without the obsolete property, the generation keeps it as
+/// written, each part is a plain text of up to 16 bytes (see [`is_plain_16`]; moved in
+/// one 16-byte copy) and the text fits in `room`. `None`, and nothing read, otherwise.
+#[inline(always)]
+fn join_node_path(
+    r: &mut Reader<'_>,
+    generation: Generation,
+    room: &mut [u8; NODE_PATH_ROOM],
+) -> Option<usize> {
+    let [first, subname_count, flags] = <[u32; 3] as Plain>::from_le(r.peek::<12>()?);
+    let name_count = first & !NODE_PATH_NEW_FORMAT;
+    let total = name_count.checked_add(subname_count)?;
+    let as_written = first & NODE_PATH_NEW_FORMAT != 0
+        && flags & NODE_PATH_OBSOLETE_PROPERTY == 0
+        && !generation.has_node_path_property()
+        && !generation.empties_node_path(name_count as usize, subname_count as usize);
+    if !as_written {
+        return None;
+    }
+    // The reader's place stays in a register while the text is joined.
+    let mut reader = r.clone();
+    reader.skip_unchecked(12);
+    let mut len = 0;
+    if flags & NODE_PATH_ABSOLUTE != 0 {
+        room[0] = b'/';
+        len = 1;
+    }
+    let mut subpath_at = usize::MAX;
+    for i in 0..total {
+        // Room for a separator and a 16-byte copy.
+        if len > NODE_PATH_ROOM - 17 {
+            return None;
+        }
+        // The separators of `write_node_path`: `/` between names, `:` before each subname.
+        if i >= name_count {
+            if i == name_count {
+                subpath_at = len;
+            }
+            room[len] = b':';
+            len += 1;
+        } else if i > 0 {
+            room[len] = b'/';
+            len += 1;
+        }
+        let chunk = reader.peek::<20>()?;
+        let (length, window) = chunk.split_at(4);
+        let length = <u32 as Plain>::from_le(length) as usize;
+        let window: &[u8; 16] = window.try_into().expect("16 bytes");
+        if !is_plain_16(window, length) {
+            return None;
+        }
+        room[len..len + 16].copy_from_slice(window);
+        len += length;
+        reader.skip_unchecked(4 + length + padding(length));
+    }
+    // A lone empty subname is no subpath: its `:` is dropped.
+    if total - name_count == 1 && len == subpath_at + 1 {
+        len = subpath_at;
+    }
+    *r = reader;
+    Some(len)
 }
 
 /// An int's payload: 64 bits when the header is flagged, else 32.
@@ -662,5 +761,98 @@ pub(crate) fn check_script_value(value: &Value) -> Result<(), Kind> {
         Value::String(path) if is_script_path(path, Side::Read) => Ok(()),
         Value::String(path) => Err(Kind::InvalidScriptPath(path.clone())),
         other => Err(Kind::ScriptNotAPath(other.variant_type())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Texts of every kind a NodePath's part can hold: plain ones around 16 bytes, the
+    /// separators, non-ASCII, a BOM, a NUL, invalid UTF-8, empty.
+    const PARTS: [&[u8]; 14] = [
+        b"root",
+        b"Level",
+        b"Enemy12",
+        b"",
+        b"position",
+        b"sixteen_bytes_16",
+        b"seventeen_bytes17",
+        b"a:b",
+        b"x/y",
+        "Énemy".as_bytes(),
+        b"\xEF\xBB\xBFbom",
+        b"nul\0end",
+        b"\xFF\xFE",
+        b"a_rather_long_name_of_a_node_in_a_scene",
+    ];
+
+    /// A NodePath's bytes after its header: `first` (the name count with the format bit),
+    /// the subname count, the flags, then `parts` as texts.
+    fn node_path_bytes(first: u32, subnames: u32, flags: u32, parts: &[usize]) -> Vec<u8> {
+        let mut bytes = [first, subnames, flags].map(u32::to_le_bytes).concat();
+        for &part in parts {
+            let text = PARTS[part];
+            bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(text);
+            bytes.resize(bytes.len() + padding(text.len()), 0);
+        }
+        bytes
+    }
+
+    /// What [`read_node_path_text`] must give: the parts read by [`read_node_path`], then
+    /// joined by the text's writer.
+    fn reference(bytes: &[u8], generation: Generation) -> Result<(String, usize), DecodeError> {
+        let (mut r, mut texts) = (Reader::new(bytes, 0), Vec::new());
+        let path = read_node_path(&mut r, generation, &mut texts)?;
+        let text = crate::text::node_path_text(path.absolute, path.names(), path.subnames());
+        Ok((text, r.consumed()))
+    }
+
+    proptest! {
+        /// Joined as read or not, the text, the bytes read and any error are the
+        /// reference's: for every generation, count, flag and kind of part, and inputs cut
+        /// anywhere.
+        #[test]
+        fn node_path_text_is_the_joined_parts(
+            names in 0u32..6,
+            subnames in 0u32..4,
+            flags in 0u32..4,
+            new_format in proptest::bool::weighted(0.9),
+            parts in proptest::collection::vec(0..PARTS.len(), 0..10),
+            cut in proptest::option::weighted(0.3, 0usize..200),
+        ) {
+            let first = names | if new_format { NODE_PATH_NEW_FORMAT } else { 0 };
+            let mut bytes = node_path_bytes(first, subnames, flags, &parts);
+            if let Some(cut) = cut {
+                bytes.truncate(cut);
+            }
+            for generation in Generation::ALL {
+                let mut r = Reader::new(&bytes, 0);
+                let (mut room, mut out) = ([0; NODE_PATH_ROOM], String::new());
+                let text = read_node_path_text(&mut r, generation, &mut Vec::new(), &mut room, &mut out)
+                    .map(|text| (text.to_owned(), r.consumed()));
+                prop_assert_eq!(text, reference(&bytes, generation), "{}", generation);
+            }
+        }
+    }
+
+    /// A path of many short parts, longer than the room, and counts that wrap are read as
+    /// the reference reads them.
+    #[test]
+    fn long_and_wrapping_node_paths_are_the_joined_parts() {
+        let many = node_path_bytes(NODE_PATH_NEW_FORMAT | 40, 2, 1, &[1; 42]);
+        let wrapping = node_path_bytes(NODE_PATH_NEW_FORMAT | 3, u32::MAX - 1, 0, &[0, 1, 2]);
+        for bytes in [many, wrapping] {
+            for generation in Generation::ALL {
+                let mut r = Reader::new(&bytes, 0);
+                let (mut room, mut out) = ([0; NODE_PATH_ROOM], String::new());
+                let text =
+                    read_node_path_text(&mut r, generation, &mut Vec::new(), &mut room, &mut out)
+                        .map(|text| (text.to_owned(), r.consumed()));
+                assert_eq!(text, reference(&bytes, generation), "{generation}");
+            }
+        }
     }
 }

@@ -12,16 +12,15 @@ use super::godot::{reserved_type, Payload};
 use super::ser::SHALLOW;
 use super::Error;
 use crate::decode::rules::{
-    godot2_special, read_container_count, read_float, read_header, read_int, read_node_path,
+    godot2_special, read_container_count, read_float, read_header, read_int, read_node_path_text,
     read_object_id, read_object_start, read_packed, read_packed_strings_count, read_rid,
     read_short_array, read_short_dictionary, read_short_number, read_short_string,
-    read_sized_value, read_text, read_typed_container, reserve,
+    read_sized_value, read_text, read_typed_container, reserve, NODE_PATH_ROOM,
 };
 use crate::decode::{Packed, RawText};
 use crate::error::DecodeErrorKind as Kind;
 use crate::godot2::{FormValue, Godot2Value};
 use crate::header::{ContainerKind, Header, ELEMENT_KIND_SHIFT, VALUE_KIND_SHIFT};
-use crate::text::write_node_path;
 use crate::types::{Component, Generation, VariantType};
 use crate::wire::Reader;
 use crate::{within_depth, DecodeOptions, StackRoom};
@@ -40,7 +39,8 @@ pub struct Deserializer<'de> {
     /// A NodePath's text, which the input does not hold in one piece: made here and lent
     /// to the visitor, so that one allocation serves every NodePath read.
     node_path_text: String,
-    /// The texts of the NodePath read last (see [`read_node_path`]).
+    /// The texts of the NodePath read last, when it is not joined as it is read (see
+    /// [`read_node_path_text`]).
     node_path_texts: Vec<&'de str>,
 }
 
@@ -236,20 +236,18 @@ impl<'de> Deserializer<'de> {
     }
 
     /// A NodePath after its header: its text, as the engine's `String(NodePath)` writes
-    /// it, lent from [`node_path_text`](Self::node_path_text).
+    /// it, lent from a room on the stack (the usual path) or from
+    /// [`node_path_text`](Self::node_path_text).
     #[inline(always)]
     fn node_path<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        let generation = self.opts.generation;
-        let path = read_node_path(&mut self.r, generation, &mut self.node_path_texts)?;
-        let text = &mut self.node_path_text;
-        text.clear();
-        write_node_path(
-            text,
-            path.absolute,
-            path.names().iter().copied(),
-            path.subnames().iter().copied(),
-        )
-        .expect("a String takes any text");
+        let mut room = [0; NODE_PATH_ROOM];
+        let text = read_node_path_text(
+            &mut self.r,
+            self.opts.generation,
+            &mut self.node_path_texts,
+            &mut room,
+            &mut self.node_path_text,
+        )?;
         visitor.visit_str(text)
     }
 

@@ -8,7 +8,7 @@
 
 mod scan;
 
-pub(crate) use scan::{padded_text, plain_text, window_text};
+pub(crate) use scan::{is_plain_16, padded_text, plain_text, window_text};
 pub use scan::{short_word, short_words, text_until_nul, TEXT_WINDOW};
 
 use crate::error::{DecodeError, DecodeErrorKind};

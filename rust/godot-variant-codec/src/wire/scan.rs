@@ -138,6 +138,22 @@ pub(crate) fn plain_text<const N: usize>(words: &[u8; N], len: usize) -> Option<
     checked_text(&words[..len], 0)
 }
 
+/// Whether `len` is at most 16 and the first `len` bytes of `window` are each 0x01 to
+/// 0x7F (the rule of [`plain_text`]), found with no branch on `len`: for runs of short
+/// texts whose lengths vary, where a branch on the length would mispredict.
+#[inline(always)]
+pub(crate) fn is_plain_16(window: &[u8; 16], len: usize) -> bool {
+    const LOW: u128 = u128::from_le_bytes([0x01; 16]);
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+    let word = u128::from_le_bytes(*window);
+    // The high bit of each byte that is 0 or above 0x7F, and maybe of bytes above such a
+    // byte (a borrow into a byte comes only from a zero below it), so the lowest flag is
+    // the first byte outside the rule; none flagged: 128 trailing zeros, which passes for
+    // any `len` up to 16.
+    let flagged = (word.wrapping_sub(LOW) | word) & HIGH;
+    u64::from(flagged.trailing_zeros()) >= 8 * len as u64
+}
+
 /// How many bytes from a short text's start a PackedStringArray's walk hands on with it:
 /// a text read from a window this wide is read the same way whatever its length.
 pub const TEXT_WINDOW: usize = 32;
@@ -268,6 +284,22 @@ mod tests {
             }
         }
         texts
+    }
+
+    /// `is_plain_16` says what `plain_text` says, for every length (also past 16) and
+    /// every kind of byte at every place, before, at and past the text's end.
+    #[test]
+    fn is_plain_16_is_plain_text_without_a_branch() {
+        for len in 0..=20 {
+            for at in 0..16 {
+                for byte in [0x00, 0x01, 0x7F, 0x80, 0xC3, 0xFF] {
+                    let mut window = *b"abcdefghijklmnop";
+                    window[at] = byte;
+                    let expected = plain_text(&window, len).is_some();
+                    assert_eq!(is_plain_16(&window, len), expected, "{len} {at} {byte:#x}");
+                }
+            }
+        }
     }
 
     #[test]
