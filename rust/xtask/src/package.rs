@@ -1,14 +1,17 @@
 //! `cargo xtask package [--check]`: the addon as the Godot Asset Library takes it, a zip
 //! with release libraries for linux.x86_64, linux.arm64, windows.x86_64 and macOS
-//! (universal: arm64 and x86_64), every release file of the addon folder, and a
-//! SHA256SUMS beside it; with `--check`, the checks of each platform that this machine can
-//! run. docs/PLATFORMS.md tells how each is built and checked, and what is not.
+//! (universal: arm64 and x86_64), each for single- and for double-precision engines, every
+//! release file of the addon folder, and a SHA256SUMS beside it; with `--check`, the checks
+//! of each library that this machine can run. docs/PLATFORMS.md tells how each is built and
+//! checked, and what is not.
 //!
 //! The cross builds use -Zbuild-std with the standard library's source from Debian, in their
-//! own target directory (`target/cross`), so that they never invalidate the normal release
-//! build: Debian's cross compilers for Linux arm64 and Windows, Zig's linker (through
-//! cargo-zigbuild) for macOS, whose slices are merged and signed by rcodesign
-//! (scripts/provision-cross.sh puts them all in .cache/cross).
+//! own target directories (`target/cross`, `target/cross-double`), so that they never
+//! invalidate the normal release build nor each other: Debian's cross compilers for Linux
+//! arm64 and Windows, Zig's linker (through cargo-zigbuild) for macOS, whose slices are
+//! merged and signed by rcodesign (scripts/provision-cross.sh puts them all in .cache/cross).
+//! The double-precision builds have the `double-precision` feature and the API description
+//! of a double-precision engine, which build.sh dumps (`--double-api`).
 
 mod checks;
 mod macho;
@@ -49,13 +52,10 @@ const USAGE: &str = "usage: cargo xtask package [--check]";
 
 /// How a platform's library is built.
 pub(crate) enum Toolchain {
-    /// cargo's own build for this machine (cargo's target directory, which the tests use).
+    /// cargo's own build for this machine: in cargo's target directory (which the tests use),
+    /// or for double precision `addons/fast_variant_codec/build.sh --double` (into
+    /// `target/double`, as for development).
     Host,
-    /// The build for this machine's engines built with `precision=double`:
-    /// `addons/fast_variant_codec/build.sh --double`, which dumps the API description of the
-    /// double-precision engine (gdext generates such a binding only from it) and builds
-    /// with DOUBLE_FEATURES into `target/double`.
-    HostDouble,
     /// Debian's GNU cross toolchain, whose tools are named `PREFIX-gcc`, `PREFIX-objdump`...
     Gnu {
         triple: &'static str,
@@ -79,42 +79,106 @@ pub(crate) struct AppleSlice {
     min_macos: (u32, u32),
 }
 
-/// A platform the package ships a library for.
+/// A platform the package ships libraries for, one per precision.
 pub(crate) struct Platform {
     /// Godot's operating system and architecture: the .gdextension's keys are
     /// `OS.debug.ARCH` and `OS.release.ARCH`, or `OS.debug` and `OS.release` for a library
     /// of every architecture (`arch` None: the macOS universal library).
     os: &'static str,
     arch: Option<&'static str>,
-    /// A further feature tag the keys end with (`double`: `OS.debug.ARCH.double`).
-    tag: Option<&'static str>,
     toolchain: Toolchain,
     /// The library cargo writes.
     built: &'static str,
-    /// Its name in the addon's `bin/`.
+    /// The single-precision library's name in the addon's `bin/` (Library::file).
     file: &'static str,
+}
+
+/// The precision of the engines a library is for: Godot's `single` or `double` feature
+/// tag (`real_t` a float or a double: engines built with `precision=double`). A library
+/// serves one precision only (gdext refuses to load into the other).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Precision {
+    Single,
+    Double,
+}
+
+/// Each platform's libraries, in the order they are built and checked.
+const PRECISIONS: [Precision; 2] = [Precision::Single, Precision::Double];
+
+impl Precision {
+    /// The feature tag that ends the double-precision library's .gdextension keys, name and
+    /// file name. The single-precision one has the plain keys: Godot takes the entry whose
+    /// tags all match with the most tags, so a double engine takes `….double`, and a single
+    /// one, which has no `double` tag, the plain entry.
+    fn tag(self) -> Option<&'static str> {
+        match self {
+            Precision::Single => None,
+            Precision::Double => Some(DOUBLE_TAG),
+        }
+    }
+
+    /// cargo's feature arguments of its build.
+    fn cargo_features(self) -> &'static [&'static str] {
+        match self {
+            Precision::Single => &[],
+            Precision::Double => &DOUBLE_FEATURES,
+        }
+    }
+
+    /// The target directory of its cross builds (in cargo's): apart, so that the two
+    /// precisions' features and build scripts never rebuild each other.
+    fn cross_dir(self) -> &'static str {
+        match self {
+            Precision::Single => "cross",
+            Precision::Double => "cross-double",
+        }
+    }
+}
+
+/// The feature tag of double-precision engines (core/os/os.cpp, OS::has_feature).
+const DOUBLE_TAG: &str = "double";
+
+/// One library of the package: a platform's, for one precision.
+#[derive(Clone, Copy)]
+pub(crate) struct Library {
+    platform: &'static Platform,
+    precision: Precision,
+}
+
+/// Every library of the package: each platform's for each precision, in the order they
+/// are built and checked.
+pub(crate) fn libraries() -> Vec<Library> {
+    PLATFORMS
+        .iter()
+        .flat_map(|&platform| {
+            PRECISIONS.map(|precision| Library {
+                platform,
+                precision,
+            })
+        })
+        .collect()
+}
+
+impl Platform {
+    /// Its library for `precision`.
+    pub(crate) const fn library(&'static self, precision: Precision) -> Library {
+        Library {
+            platform: self,
+            precision,
+        }
+    }
 }
 
 pub(crate) const LINUX_X86_64: Platform = Platform {
     os: "linux",
     arch: Some("x86_64"),
-    tag: None,
     toolchain: Toolchain::Host,
     built: "libfast_variant_codec.so",
     file: "libfast_variant_codec.linux.x86_64.so",
 };
-pub(crate) const LINUX_X86_64_DOUBLE: Platform = Platform {
-    os: "linux",
-    arch: Some("x86_64"),
-    tag: Some("double"),
-    toolchain: Toolchain::HostDouble,
-    built: "libfast_variant_codec.so",
-    file: "libfast_variant_codec.linux.x86_64.double.so",
-};
 pub(crate) const LINUX_ARM64: Platform = Platform {
     os: "linux",
     arch: Some("arm64"),
-    tag: None,
     toolchain: Toolchain::Gnu {
         triple: "aarch64-unknown-linux-gnu",
         prefix: "aarch64-linux-gnu",
@@ -125,7 +189,6 @@ pub(crate) const LINUX_ARM64: Platform = Platform {
 pub(crate) const WINDOWS_X86_64: Platform = Platform {
     os: "windows",
     arch: Some("x86_64"),
-    tag: None,
     toolchain: Toolchain::Gnu {
         triple: "x86_64-pc-windows-gnu",
         prefix: "x86_64-w64-mingw32",
@@ -136,7 +199,6 @@ pub(crate) const WINDOWS_X86_64: Platform = Platform {
 pub(crate) const MACOS: Platform = Platform {
     os: "macos",
     arch: None,
-    tag: None,
     toolchain: Toolchain::Apple {
         slices: &[
             AppleSlice {
@@ -157,44 +219,16 @@ pub(crate) const MACOS: Platform = Platform {
     file: "libfast_variant_codec.macos.universal.dylib",
 };
 /// Every platform of the package, in the order they are built and checked.
-pub(crate) const PLATFORMS: [&Platform; 5] = [
-    &LINUX_X86_64,
-    &LINUX_X86_64_DOUBLE,
-    &LINUX_ARM64,
-    &WINDOWS_X86_64,
-    &MACOS,
-];
+pub(crate) const PLATFORMS: [&Platform; 4] = [&LINUX_X86_64, &LINUX_ARM64, &WINDOWS_X86_64, &MACOS];
 
 impl Platform {
-    pub(crate) fn name(&self) -> String {
-        let tag = self.tag.map(|t| format!(".{t}")).unwrap_or_default();
-        format!("{}.{}{tag}", self.os, self.arch.unwrap_or("universal"))
-    }
-
     /// The Rust targets its library is built for (one per slice of a universal library).
     fn triples(&self) -> Vec<&'static str> {
         match &self.toolchain {
-            Toolchain::Host | Toolchain::HostDouble => vec![HOST],
+            Toolchain::Host => vec![HOST],
             Toolchain::Gnu { triple, .. } => vec![triple],
             Toolchain::Apple { slices } => slices.iter().map(|s| s.triple).collect(),
         }
-    }
-
-    /// cargo's feature arguments of its build (for `cargo tree`).
-    fn cargo_features(&self) -> &'static [&'static str] {
-        match self.toolchain {
-            Toolchain::HostDouble => &DOUBLE_FEATURES,
-            _ => &[],
-        }
-    }
-
-    /// The .gdextension keys naming its library: debug and release.
-    fn keys(&self) -> [String; 2] {
-        let tag = self.tag.map(|t| format!(".{t}")).unwrap_or_default();
-        ["debug", "release"].map(|build| match self.arch {
-            Some(arch) => format!("{}.{build}.{arch}{tag}", self.os),
-            None => format!("{}.{build}{tag}", self.os),
-        })
     }
 
     /// A tool of its GNU toolchain (`objdump`, `strip`): the cross one in `cross/bin`, or
@@ -207,12 +241,63 @@ impl Platform {
     }
 }
 
-/// One platform's library: as built, and stripped (or signed) in the stage.
+impl Library {
+    /// `linux.x86_64`, `linux.x86_64.double`, `macos.universal.double`...
+    pub(crate) fn name(&self) -> String {
+        let p = self.platform;
+        format!(
+            "{}.{}{}",
+            p.os,
+            p.arch.unwrap_or("universal"),
+            self.suffix()
+        )
+    }
+
+    /// `.double` for the double-precision library, else nothing.
+    fn suffix(&self) -> String {
+        self.precision
+            .tag()
+            .map(|t| format!(".{t}"))
+            .unwrap_or_default()
+    }
+
+    /// Its name in the addon's `bin/`: the platform's, with the precision's tag before the
+    /// extension (`libfast_variant_codec.macos.universal.double.dylib`).
+    pub(crate) fn file(&self) -> String {
+        let file = self.platform.file;
+        match file.rsplit_once('.') {
+            Some((stem, extension)) => format!("{stem}{}.{extension}", self.suffix()),
+            None => format!("{file}{}", self.suffix()),
+        }
+    }
+
+    /// The .gdextension keys naming it: debug and release.
+    fn keys(&self) -> [String; 2] {
+        let (p, tag) = (self.platform, self.suffix());
+        ["debug", "release"].map(|build| match p.arch {
+            Some(arch) => format!("{}.{build}.{arch}{tag}", p.os),
+            None => format!("{}.{build}{tag}", p.os),
+        })
+    }
+}
+
+/// One library: as built, and stripped (or signed) in the stage.
 pub(crate) struct Built {
-    platform: &'static Platform,
-    library: PathBuf,
+    library: Library,
+    /// The file the build wrote.
+    file: PathBuf,
     staged: PathBuf,
     seconds: f64,
+}
+
+/// What the builds need besides the library's own toolchain.
+struct Inputs {
+    /// .cache/cross (scripts/provision-cross.sh toolchains).
+    cross: PathBuf,
+    /// cargo's target directory.
+    target_dir: PathBuf,
+    /// The double-precision engine's API description (build.sh --double-api).
+    double_api: PathBuf,
 }
 
 /// What `package` made, for the checks.
@@ -220,6 +305,8 @@ pub(crate) struct Package {
     version: String,
     /// .cache/cross (scripts/provision-cross.sh toolchains).
     cross: PathBuf,
+    /// The API description the double-precision libraries were built from.
+    double_api: PathBuf,
     /// target/package: the zip, its stage and the checks' projects.
     dir: PathBuf,
     zip: PathBuf,
@@ -229,11 +316,11 @@ pub(crate) struct Package {
 }
 
 impl Package {
-    fn built(&self, platform: &Platform) -> &Built {
+    fn built(&self, library: &Library) -> &Built {
         self.built
             .iter()
-            .find(|b| b.platform.file == platform.file)
-            .expect("every platform is built")
+            .find(|b| b.library.file() == library.file())
+            .expect("every library is built")
     }
 }
 
@@ -269,12 +356,22 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
     {
         provision("apple")?;
     }
+    let inputs = Inputs {
+        cross,
+        double_api: double_api()?,
+        target_dir,
+    };
 
     let mut built = Vec::new();
-    for platform in PLATFORMS {
-        built.push(build(platform, &cross, &target_dir)?);
+    for library in libraries() {
+        built.push(build(library, &inputs)?);
     }
 
+    let Inputs {
+        cross,
+        target_dir,
+        double_api,
+    } = inputs;
     let dir = target_dir.join("package");
     let stage = dir.join("stage");
     let addon_files = stage_addon(&stage, &mut built, &cross, &meta)?;
@@ -285,6 +382,7 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
     let package = Package {
         version,
         cross,
+        double_api,
         dir,
         zip,
         expected,
@@ -310,7 +408,7 @@ fn stage_addon(
     let addon = stage.join(ADDON);
     fs::create_dir_all(addon.join("bin")).map_err(|e| format!("{}: {e}", addon.display()))?;
     for b in built.iter_mut() {
-        b.staged = addon.join("bin").join(b.platform.file);
+        b.staged = addon.join("bin").join(b.library.file());
         stage_library(b, cross)?;
     }
     let repo = project_dir();
@@ -360,16 +458,16 @@ fn write_zip(
     Ok((zip, expected, entries.len()))
 }
 
-/// The zip, each platform's build time and library sizes, and the whole run's time.
+/// The zip, each library's build time and sizes, and the whole run's time.
 fn print_summary(version: &str, zip: &Path, built: &[Built], entries: usize, started: Instant) {
     println!("\nfast_variant_codec {version}: {}", zip.display());
     println!("| platform | build | library | stripped |\n| --- | --- | --- | --- |");
     for b in built {
         println!(
             "| {} | {:.0} s | {} | {} |",
-            b.platform.name(),
+            b.library.name(),
             b.seconds,
-            size_text(&b.library),
+            size_text(&b.file),
             size_text(&b.staged)
         );
     }
@@ -418,7 +516,11 @@ fn expected_entries(addon_files: &[String]) -> Vec<String> {
         .chain([NOTICES])
         .map(|f| format!("{ADDON}/{f}"))
         .collect();
-    files.extend(PLATFORMS.iter().map(|p| format!("{ADDON}/bin/{}", p.file)));
+    files.extend(
+        libraries()
+            .iter()
+            .map(|l| format!("{ADDON}/bin/{}", l.file())),
+    );
     let mut entries = std::collections::BTreeSet::new();
     for file in &files {
         let mut folder = file.as_str();
@@ -503,43 +605,50 @@ fn apple_tool(cross: &Path, name: &str) -> PathBuf {
     }
 }
 
-/// Builds the release library of `platform`: natively (cargo's own target directory, the
-/// build build.sh and the tests use), or with -Zbuild-std and the cross toolchain into
-/// `target/cross`; a universal library slice by slice, then merged.
-fn build(platform: &'static Platform, cross: &Path, target_dir: &Path) -> Result<Built, String> {
-    eprintln!(
-        "== building {} ({})",
-        platform.name(),
-        platform.triples().join(", ")
-    );
+/// The double-precision engine's API description, which gdext generates a double-precision
+/// binding from: `build.sh --double-api` dumps it (when missing or older than the engine,
+/// the one rule build.sh --double follows too) and prints its path. One description serves
+/// every platform: it describes the engine's API, not a binary.
+fn double_api() -> Result<PathBuf, String> {
+    let script = project_dir().join(ADDON).join("build.sh");
+    let what = format!("{} --double-api", script.display());
+    let out = stdout_of(Command::new("bash").arg(&script).arg("--double-api"), &what)?;
+    Ok(PathBuf::from(out.trim()))
+}
+
+/// Builds the release library `library`: natively (cargo's own target directory, the build
+/// build.sh and the tests use; build.sh --double for double precision), or with -Zbuild-std
+/// and the cross toolchain into its precision's cross directory; a universal library slice
+/// by slice, then merged.
+fn build(library: Library, inputs: &Inputs) -> Result<Built, String> {
+    let (platform, name) = (library.platform, library.name());
+    eprintln!("== building {name} ({})", platform.triples().join(", "));
     let started = Instant::now();
-    let cross_target = target_dir.join("cross");
-    let library = match &platform.toolchain {
-        Toolchain::Host => {
+    let cross = &inputs.cross;
+    let cross_target = inputs.target_dir.join(library.precision.cross_dir());
+    let file = match (&platform.toolchain, library.precision) {
+        (Toolchain::Host, Precision::Single) => {
             let mut cmd = niced(cargo_program());
             cmd.args(["build", "--release", "-p", CRATE]);
-            run_build(&mut cmd, &platform.name())?;
-            target_dir.join("release").join(platform.built)
+            run_build(&mut cmd, &name)?;
+            inputs.target_dir.join("release").join(platform.built)
         }
-        Toolchain::HostDouble => {
+        (Toolchain::Host, Precision::Double) => {
             let mut cmd = niced("bash");
             cmd.arg(project_dir().join(ADDON).join("build.sh"))
                 .arg("--double");
-            run_build(&mut cmd, &platform.name())?;
-            target_dir.join("double/release").join(platform.built)
+            run_build(&mut cmd, &name)?;
+            inputs
+                .target_dir
+                .join("double/release")
+                .join(platform.built)
         }
-        Toolchain::Gnu { triple, .. } => {
+        (Toolchain::Gnu { triple, .. }, _) => {
             let env_triple = triple.replace('-', "_");
             let path = std::env::var_os("PATH").unwrap_or_default();
             let mut paths = vec![cross.join("bin")];
             paths.extend(std::env::split_paths(&path));
-            let mut cmd = cross_build(
-                niced(cargo_program()),
-                "build",
-                triple,
-                cross,
-                &cross_target,
-            );
+            let mut cmd = cross_build(niced(cargo_program()), "build", triple, library, inputs);
             // rustc runs the toolchain's dlltool by name, and dlltool its assembler.
             cmd.env(
                 "PATH",
@@ -551,32 +660,33 @@ fn build(platform: &'static Platform, cross: &Path, target_dir: &Path) -> Result
             )
             .env(format!("CC_{env_triple}"), platform.tool(cross, "gcc"))
             .env(format!("AR_{env_triple}"), platform.tool(cross, "ar"));
-            run_build(&mut cmd, &platform.name())?;
+            run_build(&mut cmd, &name)?;
             cross_target
                 .join(triple)
                 .join("release")
                 .join(platform.built)
         }
-        Toolchain::Apple { slices } => build_universal(platform, slices, cross, &cross_target)?,
+        (Toolchain::Apple { slices }, _) => build_universal(library, slices, inputs)?,
     };
     let seconds = started.elapsed().as_secs_f64();
-    eprintln!("== {} built in {seconds:.0} s", platform.name());
+    eprintln!("== {name} built in {seconds:.0} s");
     Ok(Built {
-        platform,
         library,
+        file,
         staged: PathBuf::new(),
         seconds,
     })
 }
 
-/// `cargo build` (or `zigbuild`) of the binding for `triple` with -Zbuild-std, the
-/// standard library's source from provision-cross.sh, into `cross_target`.
+/// `cargo build` (or `zigbuild`) of `library` for `triple` with -Zbuild-std, the standard
+/// library's source from provision-cross.sh, into its precision's cross directory; for
+/// double precision with its features and the double-precision API description.
 fn cross_build(
     mut cmd: Command,
     verb: &str,
     triple: &str,
-    cross: &Path,
-    cross_target: &Path,
+    library: Library,
+    inputs: &Inputs,
 ) -> Command {
     cmd.current_dir(project_dir())
         .args([
@@ -588,11 +698,18 @@ fn cross_build(
             triple,
             "-Zbuild-std",
         ])
+        .args(library.precision.cargo_features())
         // The toolchain's rustc with the standard library's source (provision-cross.sh).
-        .env("RUSTC", cross.join("rustc"))
+        .env("RUSTC", inputs.cross.join("rustc"))
         // -Zbuild-std on a stable toolchain.
         .env("RUSTC_BOOTSTRAP", "1")
-        .env("CARGO_TARGET_DIR", cross_target);
+        .env(
+            "CARGO_TARGET_DIR",
+            inputs.target_dir.join(library.precision.cross_dir()),
+        );
+    if library.precision == Precision::Double {
+        cmd.env("GDRUST_GODOT_API_JSON", &inputs.double_api);
+    }
     cmd
 }
 
@@ -610,11 +727,12 @@ const APPLE_NICENESS: &str = "10";
 /// to the entry symbol, then the slices merged into one universal file (rcodesign
 /// macho-universal-create, as `lipo -create`); signed when staged.
 fn build_universal(
-    platform: &Platform,
+    library: Library,
     slices: &[AppleSlice],
-    cross: &Path,
-    cross_target: &Path,
+    inputs: &Inputs,
 ) -> Result<PathBuf, String> {
+    let (cross, name, file) = (&inputs.cross, library.name(), library.file());
+    let cross_target = inputs.target_dir.join(library.precision.cross_dir());
     let out = cross_target.join("macos");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut thin = Vec::new();
@@ -624,8 +742,8 @@ fn build_universal(
             nice_at(APPLE_NICENESS, apple_tool(cross, "cargo-zigbuild")),
             "zigbuild",
             slice.triple,
-            cross,
-            cross_target,
+            library,
+            inputs,
         );
         let (major, minor) = slice.min_macos;
         cmd.env("CARGO_ZIGBUILD_ZIG_PATH", apple_tool(cross, "zig"))
@@ -639,21 +757,19 @@ fn build_universal(
                     // Rust's own symbols hidden: Zig's linker ignores the exported-symbols
                     // list rustc passes, so visibility is what keeps them out of the
                     // exports; then the install name a loadable library has.
-                    "-Zdefault-visibility=hidden -Clink-arg=-Wl,-install_name,@rpath/{}",
-                    platform.file
+                    "-Zdefault-visibility=hidden -Clink-arg=-Wl,-install_name,@rpath/{file}"
                 ),
             );
-        run_build(&mut cmd, &format!("{} {}", platform.name(), slice.arch))?;
+        run_build(&mut cmd, &format!("{name} {}", slice.arch))?;
         eprintln!(
-            "== {} {} built in {:.0} s",
-            platform.name(),
+            "== {name} {} built in {:.0} s",
             slice.arch,
             started.elapsed().as_secs_f64()
         );
         let built = cross_target
             .join(slice.triple)
             .join("release")
-            .join(platform.built);
+            .join(library.platform.built);
         let mut bytes = fs::read(&built).map_err(|e| format!("{}: {e}", built.display()))?;
         // What else Zig's linker exports goes: its own `__mh_dylib_header` and
         // `___dso_handle`, the standard library's `___isOSVersionAtLeast` and
@@ -664,7 +780,7 @@ fn build_universal(
         write_bytes(&file, &bytes)?;
         thin.push(file);
     }
-    let universal = out.join(platform.file);
+    let universal = out.join(&file);
     let mut cmd = Command::new(apple_tool(cross, "rcodesign"));
     cmd.arg("macho-universal-create")
         .arg("--output")
@@ -679,22 +795,19 @@ fn build_universal(
 /// or, the macOS one (stripped when linked), with an ad-hoc code signature on each slice
 /// (rcodesign; Apple Silicon runs no unsigned arm64 code).
 fn stage_library(b: &Built, cross: &Path) -> Result<(), String> {
-    let mut cmd = match b.platform.toolchain {
+    let mut cmd = match b.library.platform.toolchain {
         Toolchain::Apple { .. } => {
             let mut cmd = Command::new(apple_tool(cross, "rcodesign"));
-            cmd.arg("sign").arg(&b.library).arg(&b.staged);
+            cmd.arg("sign").arg(&b.file).arg(&b.staged);
             cmd
         }
         _ => {
-            let mut cmd = Command::new(b.platform.tool(cross, "strip"));
-            cmd.arg("--strip-all")
-                .arg("-o")
-                .arg(&b.staged)
-                .arg(&b.library);
+            let mut cmd = Command::new(b.library.platform.tool(cross, "strip"));
+            cmd.arg("--strip-all").arg("-o").arg(&b.staged).arg(&b.file);
             cmd
         }
     };
-    stdout_of(&mut cmd, &format!("staging {}", b.library.display())).map(drop)
+    stdout_of(&mut cmd, &format!("staging {}", b.file.display())).map(drop)
 }
 
 /// The entries of one section (`[libraries]`, `[icons]`) of a .gdextension: (key, value).
@@ -716,17 +829,17 @@ fn gdextension_entries(text: &str, wanted: &str) -> Vec<(String, String)> {
     entries
 }
 
-/// The repository's .gdextension names exactly the packaged libraries: each platform's
+/// The repository's .gdextension names exactly the packaged libraries: each library's
 /// debug and release keys (`macos.debug` and `macos.release` for the universal library;
-/// `linux.debug.x86_64.double` and its release twin for the double-precision one), both
-/// the release library in `bin/`.
+/// `linux.debug.x86_64.double`, `macos.debug.double` and their release twins for the
+/// double-precision ones), both the release library in `bin/`.
 fn check_gdextension(file: &Path) -> Result<(), String> {
     let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut found = gdextension_entries(&text, "[libraries]");
     found.sort();
-    let mut expected: Vec<(String, String)> = PLATFORMS
+    let mut expected: Vec<(String, String)> = libraries()
         .iter()
-        .flat_map(|p| p.keys().map(|key| (key, format!("./bin/{}", p.file))))
+        .flat_map(|l| l.keys().map(|key| (key, format!("./bin/{}", l.file()))))
         .collect();
     expected.sort();
     (found == expected).then_some(()).ok_or_else(|| {
@@ -794,15 +907,62 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let file = dir.join(GDEXTENSION);
         let text = fs::read_to_string(project_dir().join(ADDON).join(GDEXTENSION)).unwrap();
-        let without_windows: String = text
-            .lines()
-            .filter(|l| !l.starts_with("windows.release"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        fs::write(&file, without_windows).unwrap();
-        let refused = check_gdextension(&file);
+        let without = |key: &str| -> String {
+            text.lines()
+                .filter(|l| l.split(" =").next() != Some(key))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        let mut refused = Vec::new();
+        for key in ["windows.release.x86_64", "macos.debug.double"] {
+            fs::write(&file, without(key)).unwrap();
+            refused.push((key, check_gdextension(&file)));
+        }
         fs::remove_dir_all(&dir).unwrap();
-        assert!(refused.unwrap_err().contains("windows.release.x86_64"));
+        for (key, result) in refused {
+            assert!(result.unwrap_err().contains(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn each_platform_has_a_double_precision_library_with_its_own_file_and_keys() {
+        let all = libraries();
+        assert_eq!(all.len(), 2 * PLATFORMS.len());
+        for (library, file, keys) in [
+            (
+                LINUX_ARM64.library(Precision::Double),
+                "libfast_variant_codec.linux.arm64.double.so",
+                ["linux.debug.arm64.double", "linux.release.arm64.double"],
+            ),
+            (
+                WINDOWS_X86_64.library(Precision::Double),
+                "fast_variant_codec.windows.x86_64.double.dll",
+                [
+                    "windows.debug.x86_64.double",
+                    "windows.release.x86_64.double",
+                ],
+            ),
+            (
+                MACOS.library(Precision::Double),
+                "libfast_variant_codec.macos.universal.double.dylib",
+                ["macos.debug.double", "macos.release.double"],
+            ),
+        ] {
+            assert_eq!(library.file(), file);
+            assert_eq!(library.keys(), keys);
+            assert_eq!(all.iter().filter(|l| l.file() == file).count(), 1, "{file}");
+        }
+        let single = MACOS.library(Precision::Single);
+        assert_eq!(single.file(), MACOS.file);
+        assert_eq!(single.keys(), ["macos.debug", "macos.release"]);
+        assert_eq!(
+            LINUX_X86_64.library(Precision::Double).name(),
+            "linux.x86_64.double"
+        );
+        assert_eq!(
+            MACOS.library(Precision::Double).name(),
+            "macos.universal.double"
+        );
     }
 
     #[test]
@@ -842,6 +1002,7 @@ mod tests {
             format!("{ADDON}/CHANGELOG.md"),
             format!("{ADDON}/{NOTICES}"),
             format!("{ADDON}/bin/{}", MACOS.file),
+            format!("{ADDON}/bin/libfast_variant_codec.macos.universal.double.dylib"),
         ] {
             assert_eq!(
                 entries.iter().filter(|e| **e == entry).count(),

@@ -2,16 +2,21 @@
 //! from the zip's own files. Ends with `N passed, N failed`.
 //!
 //! - the zip: its entries, SHA256SUMS beside it, the icons;
+//! - every library, single and double precision alike: its precision (the API version gdext
+//!   compiled in, which names `double` in the double-precision ones only);
 //! - every Linux and Windows library: its file format and machine, its entry symbol
 //!   `gdext_rust_init` exported, and the libraries it needs (objdump of its toolchain);
-//! - macos: read by macho.rs, each slice's deployment target, install name, exports,
-//!   linked libraries and code signature's place; the ad-hoc signatures verified by
-//!   rcodesign, which must also reject a copy with a byte changed in each slice;
-//! - windows.x86_64: loaded by a small Windows program (built with mingw) that calls
-//!   LoadLibrary and GetProcAddress("gdext_rust_init"), in Wine 10 (a Debian sid root, in a
-//!   chroot); a DLL without the symbol, which must fail, shows that the loader can;
+//! - both macOS libraries: read by macho.rs, each slice's deployment target, install name,
+//!   exports, linked libraries and code signature's place; the ad-hoc signatures verified
+//!   by rcodesign, which must also reject a copy with a byte changed in each slice;
+//! - both Windows libraries: loaded by a small Windows program (built with mingw) that
+//!   calls LoadLibrary and GetProcAddress("gdext_rust_init"), in Wine 10 (a Debian sid root,
+//!   in a chroot); a DLL without the symbol, which must fail, shows that the loader can;
 //! - linux.x86_64: the zip unpacked into a fresh Godot project runs the demo, and the
 //!   curated parity suite passes with the packaged (stripped) library;
+//! - linux.x86_64.double: the curated parity suite in the double-precision Godot built here
+//!   (scripts/provision-engine-build.sh double), in a fresh project of the zip, which
+//!   takes the `.double` entries of the .gdextension;
 //! - linux.arm64: the curated parity suite and a bounded random parity run in Debian's
 //!   arm64 Godot under qemu-user, in the same kind of project.
 
@@ -22,11 +27,11 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use super::macho::{self, Slice};
 use super::{
-    apple_tool, niced, path_str, provision, zip_entries, zip_tool, AppleSlice, Package, Platform,
-    Toolchain, ADDON, ENTRY_SYMBOL, GDEXTENSION, LINUX_ARM64, LINUX_X86_64, PLATFORMS, SUMS,
-    WINDOWS_X86_64,
+    apple_tool, libraries, niced, path_str, provision, zip_entries, zip_tool, AppleSlice, Library,
+    Package, Precision, Toolchain, ADDON, DOUBLE_TAG, ENTRY_SYMBOL, GDEXTENSION, LINUX_ARM64,
+    LINUX_X86_64, SUMS, WINDOWS_X86_64,
 };
-use crate::godot::{godot, import_project_at};
+use crate::godot::{engine_build, godot, import_project_at};
 use crate::process::{project_dir, run_echoing};
 use crate::setting::Setting;
 use crate::tally::{counts, Tally};
@@ -94,14 +99,17 @@ pub(super) fn run(package: &Package) -> Result<(), String> {
     check_sums(package, &mut tally)?;
     check_icons(package, &mut tally)?;
 
-    for platform in PLATFORMS {
-        check_binary(package, platform, &mut tally)?;
+    let double_api = api_version(&package.double_api)?;
+    for library in libraries() {
+        check_binary(package, &library, &mut tally)?;
+        check_precision(package, &library, &double_api, &mut tally)?;
     }
     check_in_wine(package, &mut tally)?;
 
     let godot = godot()?;
     check_demo_project(package, &godot, &mut tally)?;
     check_parity_projects(package, &godot, &mut tally)?;
+    check_double_project(package, &mut tally)?;
 
     println!(
         "\npackage checks of fast_variant_codec {} took {:.0} s",
@@ -134,13 +142,9 @@ fn elf_machine(bytes: &[u8]) -> Option<u16> {
 }
 
 /// Format, machine, entry symbol and needed libraries of the staged (packaged) library.
-fn check_binary(
-    package: &Package,
-    platform: &'static Platform,
-    tally: &mut Tally,
-) -> Result<(), String> {
-    let name = platform.name();
-    let library = &package.built(platform).staged;
+fn check_binary(package: &Package, packaged: &Library, tally: &mut Tally) -> Result<(), String> {
+    let (platform, name) = (packaged.platform, packaged.name());
+    let library = &package.built(packaged).staged;
     let objdump = platform.tool(&package.cross, "objdump");
     if let Toolchain::Apple { slices } = platform.toolchain {
         return check_universal(package, &name, library, slices, tally);
@@ -199,6 +203,68 @@ fn check_binary(
     tally.step(
         &format!("{name}: needs only the C library's own libraries {unexpected:?}"),
         ok && !needed.is_empty() && unexpected.is_empty(),
+    );
+    Ok(())
+}
+
+/// The version name of the engine whose API description `json` is (its header's
+/// `version_full_name` without `Godot Engine `, as gdext's code generator takes it:
+/// godot-codegen's GodotApiVersion::from_json), which must be a double-precision engine's:
+/// its header says `"precision": "double"`, and the engine names such a build's version
+/// `….double` (core/version.h, GODOT_VERSION_FULL_CONFIG).
+fn api_version(json: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let api: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let header = &api["header"];
+    let version = header["version_full_name"]
+        .as_str()
+        .map(|v| v.strip_prefix("Godot Engine ").unwrap_or(v));
+    match (header["precision"].as_str(), version) {
+        (Some(DOUBLE_TAG), Some(version)) if version.contains(&format!(".{DOUBLE_TAG}")) => {
+            Ok(version.to_owned())
+        }
+        _ => Err(format!(
+            "{}: not a double-precision engine's API description (header {header})",
+            json.display()
+        )),
+    }
+}
+
+/// Whether `bytes` hold `text`.
+fn holds(bytes: &[u8], text: &str) -> bool {
+    !text.is_empty() && bytes.windows(text.len()).any(|w| w == text.as_bytes())
+}
+
+/// The library's precision, from what gdext compiles into it: the version name of the API
+/// description it was generated from (`GdextBuild::godot_static_version_string`, godot-codegen's
+/// gdext_build_struct.rs; the string stays in a stripped library). The double-precision
+/// libraries are generated from the double-precision engine's (`api`, `v4.6.3.stable.double…`),
+/// the single-precision ones from gdext's prebuilt description of a single-precision 4.4:
+/// each `.double` library holds `api`, in every slice, and each single one does not.
+fn check_precision(
+    package: &Package,
+    packaged: &Library,
+    api: &str,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let (name, double) = (packaged.name(), packaged.precision == Precision::Double);
+    let file = &package.built(packaged).staged;
+    let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let parts: Vec<&[u8]> = match packaged.platform.toolchain {
+        Toolchain::Apple { .. } => macho::slices(&bytes)
+            .unwrap_or_default()
+            .iter()
+            .map(|s| &bytes[s.range.clone()])
+            .collect(),
+        _ => vec![&bytes],
+    };
+    let held: Vec<bool> = parts.iter().map(|part| holds(part, api)).collect();
+    println!("{name}: holds the API version {api:?} (per slice): {held:?}");
+    let what = if double { "holds" } else { "does not hold" };
+    tally.step(
+        &format!("{name}: {what} the double-precision API's version {api:?}"),
+        !held.is_empty() && held.iter().all(|&h| h == double),
     );
     Ok(())
 }
@@ -508,13 +574,12 @@ fn is_mount_point(dir: &Path) -> bool {
         .any(|l| l.split(' ').nth(4) == Some(&*dir))
 }
 
-/// The DLL loaded in Wine 10 by a mingw-built program: LoadLibrary and
-/// GetProcAddress("gdext_rust_init"); then the same program on a DLL without the symbol,
-/// which must fail. Wine runs in a chroot of a Debian sid root, in new mount and PID
+/// Each DLL (single and double precision) loaded in Wine 10 by a mingw-built program:
+/// LoadLibrary and GetProcAddress("gdext_rust_init"); then the same program on a DLL
+/// without the symbol, which must fail. Wine runs in a chroot of a Debian sid root, in new mount and PID
 /// namespaces whose /proc (--mount-proc) goes away with them: nothing stays mounted, and
 /// wineserver ends with the run.
 fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
-    let name = WINDOWS_X86_64.name();
     let root = provision("wine")?;
     let work = root.join("tmp/fvc-check");
     let _ = fs::remove_dir_all(&work);
@@ -531,8 +596,13 @@ fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
             return Err(format!("{} {}: {text}", gcc.display(), args.join(" ")));
         }
     }
-    let dll = WINDOWS_X86_64.file;
-    fs::copy(&package.built(&WINDOWS_X86_64).staged, work.join(dll)).map_err(|e| e.to_string())?;
+    let dlls: Vec<Library> = libraries()
+        .into_iter()
+        .filter(|l| l.platform.file == WINDOWS_X86_64.file)
+        .collect();
+    for dll in &dlls {
+        fs::copy(&package.built(dll).staged, work.join(dll.file())).map_err(|e| e.to_string())?;
+    }
 
     let wine = |dll: &str| -> Result<(bool, String), String> {
         let script = "cd /tmp/fvc-check && wine --version && wine loader.exe \"$1\"; status=$?; \
@@ -555,18 +625,23 @@ fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
         let started = Instant::now();
         let result = output(&mut cmd)?;
         println!(
-            "{name} in Wine ({dll}, {:.1} s):\n{}",
+            "in Wine ({dll}, {:.1} s):\n{}",
             started.elapsed().as_secs_f64(),
             result.1.trim_end()
         );
         Ok(result)
     };
-    let (ok, text) = wine(dll)?;
-    tally.step(
-        &format!("{name}: LoadLibrary + GetProcAddress(gdext_rust_init) in Wine 10"),
-        ok && text.contains("wine-10")
-            && text.contains("GetProcAddress(gdext_rust_init) succeeded"),
-    );
+    for dll in &dlls {
+        let (ok, text) = wine(&dll.file())?;
+        tally.step(
+            &format!(
+                "{}: LoadLibrary + GetProcAddress(gdext_rust_init) in Wine 10",
+                dll.name()
+            ),
+            ok && text.contains("wine-10")
+                && text.contains("GetProcAddress(gdext_rust_init) succeeded"),
+        );
+    }
     let (ok, text) = wine("control.dll")?;
     tally.step(
         "the Wine loader fails on a DLL without gdext_rust_init (control)",
@@ -639,7 +714,7 @@ fn check_demo_project(package: &Package, godot: &Path, tally: &mut Tally) -> Res
     tally.step(
         &format!(
             "{}: the demo runs in a fresh project with the unpacked zip",
-            LINUX_X86_64.name()
+            LINUX_X86_64.library(Precision::Single).name()
         ),
         ok && lines.iter().any(|l| l == "codec and engine agree"),
     );
@@ -677,6 +752,42 @@ fn run_suites(
     Ok(())
 }
 
+/// The curated parity suite in the double-precision Godot built here
+/// (scripts/provision-engine-build.sh double), in a fresh project of the zip and the
+/// bundled project's tests, imported by that engine: it takes the `.double` entries of
+/// the .gdextension (a single-precision library would not initialize in it: gdext stops
+/// on a precision that is not its own), so the packaged linux.x86_64.double library runs.
+fn check_double_project(package: &Package, tally: &mut Tally) -> Result<(), String> {
+    let double = engine_build(DOUBLE_TAG)?;
+    let dir = package.dir.join("check/double-project");
+    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
+        .map_err(|e| e.to_string())?;
+    fresh_project(
+        package,
+        &double,
+        &dir,
+        &["test_runner", "tests", "fixtures"],
+        &project,
+    )?;
+    let (_, version) = output(Command::new(&double).arg("--version"))?;
+    println!(
+        "double-precision Godot {} ({})",
+        version.trim(),
+        double.display()
+    );
+    run_suites(
+        &[double.as_os_str()],
+        &dir,
+        &["--suite=parity_curated"],
+        &[],
+        &format!(
+            "{}: curated parity suite in the double-precision Godot (packaged library)",
+            LINUX_X86_64.library(Precision::Double).name()
+        ),
+        tally,
+    )
+}
+
 /// The curated parity suite with the packaged linux.x86_64 library, and in Debian's arm64
 /// Godot under qemu-user with the packaged linux.arm64 one, plus a bounded random parity
 /// run there, in a project of the zip and the bundled project's tests. The editor here
@@ -701,7 +812,7 @@ fn check_parity_projects(package: &Package, godot: &Path, tally: &mut Tally) -> 
         &[],
         &format!(
             "{}: curated parity suite (packaged library)",
-            LINUX_X86_64.name()
+            LINUX_X86_64.library(Precision::Single).name()
         ),
         tally,
     )?;
@@ -710,7 +821,7 @@ fn check_parity_projects(package: &Package, godot: &Path, tally: &mut Tally) -> 
     let (_, version) = output(Command::new(&arm64).arg("--version"))?;
     println!(
         "{}: Debian's arm64 Godot {} under qemu-user",
-        LINUX_ARM64.name(),
+        LINUX_ARM64.library(Precision::Single).name(),
         version.trim()
     );
     let emulated = [arm64.as_os_str()];
@@ -721,7 +832,7 @@ fn check_parity_projects(package: &Package, godot: &Path, tally: &mut Tally) -> 
         &[],
         &format!(
             "{}: curated parity suite in arm64 Godot (qemu-user)",
-            LINUX_ARM64.name()
+            LINUX_ARM64.library(Precision::Single).name()
         ),
         tally,
     )?;
@@ -743,7 +854,7 @@ fn check_parity_projects(package: &Package, godot: &Path, tally: &mut Tally) -> 
         &env,
         &format!(
             "{}: random parity ({ARM64_RANDOM_VALUES} values) in arm64 Godot (qemu-user)",
-            LINUX_ARM64.name()
+            LINUX_ARM64.library(Precision::Single).name()
         ),
         tally,
     )?;
@@ -765,6 +876,35 @@ mod tests {
         header[4] = 1; // 32-bit
         assert_eq!(elf_machine(&header), None);
         assert_eq!(elf_machine(b"MZ\x90\x00"), None);
+    }
+
+    #[test]
+    fn api_version_takes_a_double_precision_header_only() {
+        let dir = std::env::temp_dir().join(format!("fvc-api-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let read = |precision: &str, name: &str| {
+            let file = dir.join(format!("{precision}.json"));
+            let header = serde_json::json!({"header": {
+                "version_full_name": name, "precision": precision}});
+            fs::write(&file, header.to_string()).unwrap();
+            api_version(&file)
+        };
+        let double = read("double", "Godot Engine v4.6.3.stable.double.custom_build");
+        let single = read("single", "Godot Engine v4.6.3.stable.custom_build");
+        let unnamed = read("double", "Godot Engine v4.6.3.stable.custom_build");
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(double.unwrap(), "v4.6.3.stable.double.custom_build");
+        assert!(single.unwrap_err().contains("not a double-precision"));
+        assert!(unnamed.is_err());
+    }
+
+    #[test]
+    fn holds_finds_a_text_anywhere_and_nothing_in_less() {
+        let bytes = b"\0\x7fELFv4.6.3.stable.double.custom_buildeditor\0";
+        assert!(holds(bytes, "v4.6.3.stable.double.custom_build"));
+        assert!(!holds(bytes, "v4.6.3.stable.double.official"));
+        assert!(!holds(b"v4.6", "v4.6.3"));
+        assert!(!holds(bytes, ""));
     }
 
     #[test]

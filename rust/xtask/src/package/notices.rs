@@ -2,8 +2,8 @@
 //! with its license, where its source is, and the license files it ships.
 //!
 //! Which crates are compiled in comes from `cargo tree` (normal dependencies of the
-//! binding for each platform's target, without procedural macros: what is linked, with
-//! the features this build enables), for this workspace and for the standard library's
+//! binding for each library's target, without procedural macros: what is linked, with
+//! the features its build enables), for this workspace and for the standard library's
 //! (the rust-src the cross builds use, of the toolchain's version: the native build links
 //! the same crates, prebuilt); their license, repository and files from `cargo metadata`.
 
@@ -14,7 +14,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::{cargo_metadata, cargo_program, stdout_of, Platform, CRATE, PLATFORMS};
+use super::{cargo_metadata, cargo_program, libraries, stdout_of, Library, CRATE};
 
 /// The standard library's features that -Zbuild-std builds (cargo's default for it), so
 /// that its tree is the one compiled.
@@ -27,7 +27,7 @@ type Id = (String, String);
 struct Entry {
     license: String,
     source: String,
-    /// The platforms whose library it is compiled into.
+    /// The libraries it is compiled into (their names: `linux.x86_64.double`).
     platforms: BTreeSet<String>,
     /// Its license files: (file name, text).
     files: Vec<(String, String)>,
@@ -46,27 +46,27 @@ pub(super) fn third_party_notices(meta: &Value, std_library: &Path) -> Result<St
     let mut linked: BTreeMap<Id, Entry> = BTreeMap::new();
     let mut standard: BTreeMap<Id, Entry> = BTreeMap::new();
     let mut build_only: BTreeMap<Id, Entry> = BTreeMap::new();
-    for platform in PLATFORMS {
-        for triple in platform.triples() {
+    for library in libraries() {
+        for triple in library.platform.triples() {
             let in_library = tree(
                 &workspace.join("Cargo.toml"),
                 CRATE,
                 triple,
                 "normal,no-proc-macro",
-                platform.cargo_features(),
+                library.precision.cargo_features(),
             )?;
             let to_build = tree(
                 &workspace.join("Cargo.toml"),
                 CRATE,
                 triple,
                 "normal,build",
-                platform.cargo_features(),
+                library.precision.cargo_features(),
             )?;
             for id in &in_library {
-                add(&mut linked, id, platform, meta, &std_root)?;
+                add(&mut linked, id, &library, meta, &std_root)?;
             }
             for id in to_build.difference(&in_library) {
-                add(&mut build_only, id, platform, meta, &std_root)?;
+                add(&mut build_only, id, &library, meta, &std_root)?;
             }
             let std_crates = tree(
                 &std_manifest,
@@ -76,7 +76,7 @@ pub(super) fn third_party_notices(meta: &Value, std_library: &Path) -> Result<St
                 &["--features", STD_FEATURES],
             )?;
             for id in &std_crates {
-                add(&mut standard, id, platform, &std_meta, &std_root)?;
+                add(&mut standard, id, &library, &std_meta, &std_root)?;
             }
         }
     }
@@ -134,16 +134,16 @@ fn tree(
     Ok(ids)
 }
 
-/// Adds crate `id` (compiled for `platform`) to `entries`, from its `cargo metadata`.
+/// Adds crate `id` (compiled into `library`) to `entries`, from its `cargo metadata`.
 fn add(
     entries: &mut BTreeMap<Id, Entry>,
     id: &Id,
-    platform: &Platform,
+    library: &Library,
     meta: &Value,
     std_root: &Path,
 ) -> Result<(), String> {
     if let Some(entry) = entries.get_mut(id) {
-        entry.platforms.insert(platform.name());
+        entry.platforms.insert(library.name());
         return Ok(());
     }
     let package = meta["packages"]
@@ -199,7 +199,7 @@ fn add(
         Entry {
             license,
             source,
-            platforms: BTreeSet::from([platform.name()]),
+            platforms: BTreeSet::from([library.name()]),
             files,
         },
     );
@@ -250,7 +250,7 @@ fn license_files(dir: &Path) -> Vec<(String, String)> {
 }
 
 fn platforms_text(entry: &Entry) -> String {
-    if entry.platforms.len() == PLATFORMS.len() {
+    if entry.platforms.len() == libraries().len() {
         "all".into()
     } else {
         entry
@@ -363,7 +363,7 @@ mod tests {
         let refused = add(
             &mut entries,
             &id,
-            &super::super::LINUX_X86_64,
+            &super::super::libraries()[0],
             &meta,
             Path::new("/rust-src"),
         );
