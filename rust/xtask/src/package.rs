@@ -96,7 +96,7 @@ pub(crate) struct Platform {
 /// The precision of the engines a library is for: Godot's `single` or `double` feature
 /// tag (`real_t` a float or a double: engines built with `precision=double`). A library
 /// serves one precision only (gdext refuses to load into the other).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Precision {
     Single,
     Double,
@@ -150,23 +150,8 @@ pub(crate) struct Library {
 pub(crate) fn libraries() -> Vec<Library> {
     PLATFORMS
         .iter()
-        .flat_map(|&platform| {
-            PRECISIONS.map(|precision| Library {
-                platform,
-                precision,
-            })
-        })
+        .flat_map(|&platform| PRECISIONS.map(|precision| platform.library(precision)))
         .collect()
-}
-
-impl Platform {
-    /// Its library for `precision`.
-    pub(crate) const fn library(&'static self, precision: Precision) -> Library {
-        Library {
-            platform: self,
-            precision,
-        }
-    }
 }
 
 pub(crate) const LINUX_X86_64: Platform = Platform {
@@ -222,6 +207,14 @@ pub(crate) const MACOS: Platform = Platform {
 pub(crate) const PLATFORMS: [&Platform; 4] = [&LINUX_X86_64, &LINUX_ARM64, &WINDOWS_X86_64, &MACOS];
 
 impl Platform {
+    /// Its library for `precision`.
+    pub(crate) const fn library(&'static self, precision: Precision) -> Library {
+        Library {
+            platform: self,
+            precision,
+        }
+    }
+
     /// The Rust targets its library is built for (one per slice of a universal library).
     fn triples(&self) -> Vec<&'static str> {
         match &self.toolchain {
@@ -367,22 +360,17 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
         built.push(build(library, &inputs)?);
     }
 
-    let Inputs {
-        cross,
-        target_dir,
-        double_api,
-    } = inputs;
-    let dir = target_dir.join("package");
+    let dir = inputs.target_dir.join("package");
     let stage = dir.join("stage");
-    let addon_files = stage_addon(&stage, &mut built, &cross, &meta)?;
+    let addon_files = stage_addon(&stage, &mut built, &inputs.cross, &meta)?;
     let (zip, expected, entries) = write_zip(&dir, &stage, &version, &addon_files)?;
 
     print_summary(&version, &zip, &built, entries, started);
 
     let package = Package {
         version,
-        cross,
-        double_api,
+        cross: inputs.cross,
+        double_api: inputs.double_api,
         dir,
         zip,
         expected,

@@ -237,11 +237,12 @@ fn holds(bytes: &[u8], text: &str) -> bool {
 }
 
 /// The library's precision, from what gdext compiles into it: the version name of the API
-/// description it was generated from (`GdextBuild::godot_static_version_string`, godot-codegen's
-/// gdext_build_struct.rs; the string stays in a stripped library). The double-precision
-/// libraries are generated from the double-precision engine's (`api`, `v4.6.3.stable.double…`),
-/// the single-precision ones from gdext's prebuilt description of a single-precision 4.4:
-/// each `.double` library holds `api`, in every slice, and each single one does not.
+/// description it was generated from (`GdextBuild::godot_static_version_string`,
+/// godot-codegen's gdext_build_struct.rs; the string stays in a stripped library). The
+/// double-precision libraries are generated from the double-precision engine's (`api`,
+/// `v4.6.3.stable.double…`), the single-precision ones from gdext's prebuilt description of
+/// a single-precision 4.4: each `.double` library holds `api`, in every slice, and each
+/// single one does not.
 fn check_precision(
     package: &Package,
     packaged: &Library,
@@ -576,9 +577,9 @@ fn is_mount_point(dir: &Path) -> bool {
 
 /// Each DLL (single and double precision) loaded in Wine 10 by a mingw-built program:
 /// LoadLibrary and GetProcAddress("gdext_rust_init"); then the same program on a DLL
-/// without the symbol, which must fail. Wine runs in a chroot of a Debian sid root, in new mount and PID
-/// namespaces whose /proc (--mount-proc) goes away with them: nothing stays mounted, and
-/// wineserver ends with the run.
+/// without the symbol, which must fail. Wine runs in a chroot of a Debian sid root, in new
+/// mount and PID namespaces whose /proc (--mount-proc) goes away with them: nothing stays
+/// mounted, and wineserver ends with the run.
 fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
     let root = provision("wine")?;
     let work = root.join("tmp/fvc-check");
@@ -598,7 +599,7 @@ fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
     }
     let dlls: Vec<Library> = libraries()
         .into_iter()
-        .filter(|l| l.platform.file == WINDOWS_X86_64.file)
+        .filter(|l| l.platform.os == WINDOWS_X86_64.os)
         .collect();
     for dll in &dlls {
         fs::copy(&package.built(dll).staged, work.join(dll.file())).map_err(|e| e.to_string())?;
