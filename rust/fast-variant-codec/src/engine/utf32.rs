@@ -90,15 +90,20 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Op
 /// # Safety
 /// `chars` must have room for every character of `text` (`text.chars().count()`).
 pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
-    // A lead byte of 3 or 4 bytes is 0xE0 or above: looked for 64 bytes at a time (the
-    // largest of each 64 in a loop the compiler vectorizes), until one is found.
-    let long_chars = |bytes: &[u8]| bytes.iter().fold(0, |max, &b| max.max(b)) >= 0xE0;
-    if !text.as_bytes().chunks(64).any(long_chars) {
+    if !has_long_chars(text) {
         decode_one_or_two_byte_chars(text.as_bytes(), chars)
     } else {
         // SAFETY: as the caller promises.
         unsafe { decode_by_chars(text, chars) }
     }
+}
+
+/// Whether `text` has characters of 3 or 4 bytes (CJK, emoji, …): a lead byte of 0xE0 or
+/// above, looked for 64 bytes at a time (the largest of each 64 in a loop the compiler
+/// vectorizes) until one is found.
+pub fn has_long_chars(text: &str) -> bool {
+    let long_lead = |bytes: &[u8]| bytes.iter().fold(0, |max, &b| max.max(b)) >= 0xE0;
+    text.as_bytes().chunks(64).any(long_lead)
 }
 
 /// [`decode_valid`] for text of 1- and 2-byte characters: runs of ASCII widened 16 at a
@@ -343,6 +348,23 @@ mod tests {
                             assert!(got[room..].iter().all(|&c| c == u32::MAX), "past {room}");
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// `has_long_chars` finds a character of 3 or 4 bytes wherever it is, also past the
+    /// first 64 bytes, and nothing in text of 1- and 2-byte characters.
+    #[test]
+    fn finds_long_chars_anywhere() {
+        for len in [0, 1, 63, 64, 65, 200] {
+            let short = "aж".repeat(len);
+            assert!(!has_long_chars(&short), "{len}");
+            for long in ["\u{800}", "的", "\u{FFFF}", "😀", "\u{10FFFF}"] {
+                // Between two repetitions of "aж" (3 bytes).
+                for at in [0, len / 2 * 3, short.len()] {
+                    let text = format!("{}{long}{}", &short[..at], &short[at..]);
+                    assert!(has_long_chars(&text), "{long} at {at} of {len}");
                 }
             }
         }
