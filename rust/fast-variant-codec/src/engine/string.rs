@@ -84,8 +84,9 @@ impl Ffi {
     /// nothing yet, holding exactly the characters of `text` (decoded text, which holds no
     /// NUL: it ends at the first). When the engine's layout is known its characters are
     /// written into a buffer made directly (see [`cow_data`](crate::engine::cow_data)); else
-    /// the engine's constructors make it (Latin-1 for ASCII, the simpler one): the same
-    /// String either way.
+    /// the engine's constructors make it (Latin-1 for ASCII, the simpler one; UTF-32, from
+    /// the characters decoded here, for text of 3- and 4-byte characters): the same String
+    /// either way.
     ///
     /// # Safety
     /// `slot` must point to an empty String or to memory for one (overwritten, not dropped).
