@@ -8,6 +8,7 @@
 #   scripts/release-template.sh --bench --out=/abs/bench.md [--runs=N ...]         # bench.gd
 #   scripts/release-template.sh --shapes [--runs=N]                                # shapes.gd
 #   scripts/release-template.sh --call-cost [--calls=N]                            # call_cost.gd
+#   scripts/release-template.sh --memory --row=ROW --side=SIDE --call=CALL         # memory.gd
 #
 # The user args reach the project's main scene (test_runner.gd), which dispatches on them.
 # Exit status: the template's (the export's when that fails).

@@ -21,9 +21,10 @@
 ##
 ## This is the project's main scene, so an exported pack runs it too: Godot's release
 ## export template can run neither --script nor --path (scripts/release-template.sh).
-## There, `-- --bench [bench args]`, `-- --shapes [args]` and `-- --call-cost [args]` run
-## res://bench/bench.gd, res://bench/shapes.gd and res://bench/call_cost.gd (scripts
-## written for --script; see _run_main_loop_script).
+## There, `-- --bench [bench args]`, `-- --shapes [args]`, `-- --call-cost [args]` and
+## `-- --memory [args]` run res://bench/bench.gd, res://bench/shapes.gd,
+## res://bench/call_cost.gd and res://bench/memory.gd (scripts written for --script; see
+## _run_main_loop_script).
 extends Node
 
 const SUITES_DIR := "res://tests"
@@ -33,7 +34,7 @@ static var _name_or_text := RegEx.create_from_string("\"(\\\\.|[^\"\\\\])*\"|\\b
 const ScriptErrorLog := preload("res://test_runner/script_error_log.gd")
 ## User args that run a `--script` main-loop script instead of the tests.
 const ENTRY_SCRIPTS := {"--bench": "res://bench/bench.gd", "--shapes": "res://bench/shapes.gd",
-		"--call-cost": "res://bench/call_cost.gd"}
+		"--call-cost": "res://bench/call_cost.gd", "--memory": "res://bench/memory.gd"}
 
 
 func _ready() -> void:

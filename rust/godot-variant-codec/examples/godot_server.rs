@@ -338,147 +338,190 @@ fn message(i: usize, udp: bool) -> Value {
     if udp && (kind == KIND_LARGE || kind == KIND_PIECES) {
         kind = 0;
     }
+    match kind {
+        0 | KIND_PIECES => nested_containers(i),
+        1 => packed_arrays(i),
+        KIND_SERDE => player_state(i),
+        3 => math_types(i),
+        KIND_LARGE => large_payload(i),
+        5 => typed_containers(i),
+        _ => scalars(i),
+    }
+}
+
+/// Kinds 0 and 6: Dictionaries and Arrays nested in each other.
+fn nested_containers(i: usize) -> Value {
+    let f = i as f64;
+    dict(vec![
+        (s("i"), Value::Int(i as i64)),
+        (s("name"), s(&text(i))),
+        (
+            s("nested"),
+            dict(vec![
+                (
+                    s("list"),
+                    array(vec![
+                        Value::Int(i as i64),
+                        Value::Float(f / 8.0),
+                        s("x"),
+                        Value::Nil,
+                        Value::Bool(true),
+                    ]),
+                ),
+                (
+                    s("deep"),
+                    dict(vec![(
+                        s("a"),
+                        array(vec![array(vec![Value::Int(i as i64)]), dict(vec![])]),
+                    )]),
+                ),
+            ]),
+        ),
+        (
+            Value::StringName("tag".into()),
+            v2((f * 0.1) as f32, -(i as f32)),
+        ),
+    ])
+}
+
+/// Kind 1: one of each packed array type.
+fn packed_arrays(i: usize) -> Value {
     let n = i as i64;
     let f = i as f64;
     let f32_ = i as f32;
-    match kind {
-        0 | KIND_PIECES => dict(vec![
-            (s("i"), Value::Int(n)),
-            (s("name"), s(&text(i))),
-            (
-                s("nested"),
-                dict(vec![
-                    (
-                        s("list"),
-                        array(vec![
-                            Value::Int(n),
-                            Value::Float(f / 8.0),
-                            s("x"),
-                            Value::Nil,
-                            Value::Bool(true),
-                        ]),
-                    ),
-                    (
-                        s("deep"),
-                        dict(vec![(
-                            s("a"),
-                            array(vec![array(vec![Value::Int(n)]), dict(vec![])]),
-                        )]),
-                    ),
-                ]),
-            ),
-            (Value::StringName("tag".into()), v2((f * 0.1) as f32, -f32_)),
-        ]),
-        1 => array(vec![
-            Value::PackedByteArray((0..i % 50).map(|k| ((k * 7 + i) % 256) as u8).collect()),
-            Value::PackedInt32Array(vec![i as i32, -(i as i32), i32::MAX]),
-            Value::PackedInt64Array(vec![n << 33, -1]),
-            Value::PackedFloat32Array(vec![f32_ * 0.5, 0.1]),
-            Value::PackedFloat64Array(vec![f * 0.1, -(f * 0.0)]),
-            Value::PackedStringArray(vec!["a".into(), text(i), String::new()]),
-            Value::PackedVector2Array(PackedReals::Single(vec![[f32_, 0.5]])),
-            Value::PackedVector3Array(PackedReals::Single(vec![[1.0, 2.0, f32_]])),
-            Value::PackedColorArray(vec![[0.5, 0.25, 1.0, 0.125]]),
-            Value::PackedVector4Array(PackedReals::Single(vec![[f32_, 1.0, 2.0, 3.0]])),
-        ]),
-        KIND_SERDE => {
-            let p = PlayerState::new(i);
-            dict(vec![
-                (s("id"), Value::Int(n)),
-                (s("name"), s(&p.name)),
-                (s("position"), v2(p.position.x, p.position.y)),
-                (
-                    s("velocity"),
-                    Value::Vector3(Reals::Single([1.0, -f32_, 0.25])),
-                ),
-                (s("health"), Value::Float(p.health)),
-                (s("tags"), array(p.tags.iter().map(|t| s(t)).collect())),
-                (
-                    s("inventory"),
-                    array(vec![dict(vec![
-                        (s("kind"), s("gem")),
-                        (s("count"), Value::Int((i % 7) as i64)),
-                    ])]),
-                ),
-                (s("color"), Value::Color([0.5, 0.25, 1.0, 1.0])),
-                (s("alive"), Value::Bool(p.alive)),
-                (s("data"), Value::PackedInt32Array(p.data.0)),
-            ])
-        }
-        3 => {
-            // Basis and Transform3D travel as rows; the client builds them from columns
-            // (1, 0, i), (0, 1, 0), (0, 0, 1).
-            let rows = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, f32_, 0.0, 1.0];
-            let mut transform = [0.0; 12];
-            transform[..9].copy_from_slice(&rows);
-            transform[9..].copy_from_slice(&[f32_, 0.0, 1.0]);
-            let mut projection = [0.0f32; 16];
-            for (k, c) in projection.iter_mut().enumerate() {
-                *c = k as f32 + f32_;
-            }
-            array(vec![
-                v2((f * 0.1) as f32, 2.0),
-                Value::Vector2i([i as i32, -(i as i32)]),
-                Value::Rect2(Reals::Single([1.0, 2.0, f32_, 4.0])),
-                Value::Rect2i([i as i32, 2, 3, 4]),
-                Value::Vector3(Reals::Single([f32_, 0.1, 3.0])),
-                Value::Vector3i([1, i as i32, 3]),
-                Value::Transform2D(Box::new(Reals::Single([1.0, f32_, 0.5, 1.0, f32_, 7.0]))),
-                Value::Vector4(Reals::Single([1.0, 2.0, 3.0, f32_])),
-                Value::Vector4i([i as i32, 2, 3, 4]),
-                Value::Plane(Reals::Single([1.0, 2.0, 4.0, f32_])),
-                Value::Quaternion(Reals::Single([0.0, 0.0, 0.5, f32_])),
-                Value::Aabb(Box::new(Reals::Single([1.0, 2.0, 3.0, f32_, 5.0, 6.0]))),
-                Value::Basis(Box::new(Reals::Single(rows))),
-                Value::Transform3D(Box::new(Reals::Single(transform))),
-                Value::Projection(Box::new(Reals::Single(projection))),
-                Value::Color([0.1, 0.2, 0.3, 1.0]),
-                Value::NodePath(NodePath::new(
-                    ["root", "Main", &format!("Player{i}")],
-                    ["position", "x"],
-                    true,
-                )),
-                Value::StringName(format!("name{i}")),
-                Value::Rid(i as u64 + 1),
-                Value::Int((1 << 40) + n),
-                Value::Float(f * 0.1),
-            ])
-        }
-        KIND_LARGE => array(vec![
-            Value::PackedByteArray(
-                (0..20_000 + (i * 13) % 5000)
-                    .map(|k| ((k * 31 + i) % 251) as u8)
-                    .collect(),
-            ),
-            s(&"é".repeat(3000)),
-        ]),
-        5 => array(vec![
-            typed_array(
-                ContainerType::Builtin(VariantType::Int),
-                vec![Value::Int(n), Value::Int(2), Value::Int(3)],
-            ),
-            Value::Dictionary(Box::new(Dictionary {
-                key_type: ContainerType::Builtin(VariantType::String),
-                value_type: ContainerType::Builtin(VariantType::Float),
-                entries: vec![(s("a"), Value::Float(f * 0.5)), (s("b"), Value::Float(1.0))],
-            })),
-            typed_array(ContainerType::Builtin(VariantType::String), vec![s("x")]),
-        ]),
-        _ => array(vec![
-            Value::Nil,
-            Value::Bool(true),
-            Value::Bool(false),
-            Value::Int(n),
-            Value::Int(-n * 1_000_003),
-            Value::Int((1 << 40) + n),
-            Value::Float(f / 8.0),
-            Value::Float(0.1 * f),
-            s("ünïcødé 🎮"),
-            Value::StringName(String::new()),
-            Value::NodePath(NodePath::default()),
-            Value::Callable,
-        ]),
+    array(vec![
+        Value::PackedByteArray((0..i % 50).map(|k| ((k * 7 + i) % 256) as u8).collect()),
+        Value::PackedInt32Array(vec![i as i32, -(i as i32), i32::MAX]),
+        Value::PackedInt64Array(vec![n << 33, -1]),
+        Value::PackedFloat32Array(vec![f32_ * 0.5, 0.1]),
+        Value::PackedFloat64Array(vec![f * 0.1, -(f * 0.0)]),
+        Value::PackedStringArray(vec!["a".into(), text(i), String::new()]),
+        Value::PackedVector2Array(PackedReals::Single(vec![[f32_, 0.5]])),
+        Value::PackedVector3Array(PackedReals::Single(vec![[1.0, 2.0, f32_]])),
+        Value::PackedColorArray(vec![[0.5, 0.25, 1.0, 0.125]]),
+        Value::PackedVector4Array(PackedReals::Single(vec![[f32_, 1.0, 2.0, 3.0]])),
+    ])
+}
+
+/// Kind 2: the Dictionary that `PlayerState::new(i)` is on the wire.
+fn player_state(i: usize) -> Value {
+    let p = PlayerState::new(i);
+    dict(vec![
+        (s("id"), Value::Int(i as i64)),
+        (s("name"), s(&p.name)),
+        (s("position"), v2(p.position.x, p.position.y)),
+        (
+            s("velocity"),
+            Value::Vector3(Reals::Single([1.0, -(i as f32), 0.25])),
+        ),
+        (s("health"), Value::Float(p.health)),
+        (s("tags"), array(p.tags.iter().map(|t| s(t)).collect())),
+        (
+            s("inventory"),
+            array(vec![dict(vec![
+                (s("kind"), s("gem")),
+                (s("count"), Value::Int((i % 7) as i64)),
+            ])]),
+        ),
+        (s("color"), Value::Color([0.5, 0.25, 1.0, 1.0])),
+        (s("alive"), Value::Bool(p.alive)),
+        (s("data"), Value::PackedInt32Array(p.data.0)),
+    ])
+}
+
+/// Kind 3: every math type, a NodePath, a StringName, an RID and big numbers.
+fn math_types(i: usize) -> Value {
+    let f = i as f64;
+    let f32_ = i as f32;
+    // Basis and Transform3D travel as rows; the client builds them from columns
+    // (1, 0, i), (0, 1, 0), (0, 0, 1).
+    let rows = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, f32_, 0.0, 1.0];
+    let mut transform = [0.0; 12];
+    transform[..9].copy_from_slice(&rows);
+    transform[9..].copy_from_slice(&[f32_, 0.0, 1.0]);
+    let mut projection = [0.0f32; 16];
+    for (k, c) in projection.iter_mut().enumerate() {
+        *c = k as f32 + f32_;
     }
+    array(vec![
+        v2((f * 0.1) as f32, 2.0),
+        Value::Vector2i([i as i32, -(i as i32)]),
+        Value::Rect2(Reals::Single([1.0, 2.0, f32_, 4.0])),
+        Value::Rect2i([i as i32, 2, 3, 4]),
+        Value::Vector3(Reals::Single([f32_, 0.1, 3.0])),
+        Value::Vector3i([1, i as i32, 3]),
+        Value::Transform2D(Box::new(Reals::Single([1.0, f32_, 0.5, 1.0, f32_, 7.0]))),
+        Value::Vector4(Reals::Single([1.0, 2.0, 3.0, f32_])),
+        Value::Vector4i([i as i32, 2, 3, 4]),
+        Value::Plane(Reals::Single([1.0, 2.0, 4.0, f32_])),
+        Value::Quaternion(Reals::Single([0.0, 0.0, 0.5, f32_])),
+        Value::Aabb(Box::new(Reals::Single([1.0, 2.0, 3.0, f32_, 5.0, 6.0]))),
+        Value::Basis(Box::new(Reals::Single(rows))),
+        Value::Transform3D(Box::new(Reals::Single(transform))),
+        Value::Projection(Box::new(Reals::Single(projection))),
+        Value::Color([0.1, 0.2, 0.3, 1.0]),
+        Value::NodePath(NodePath::new(
+            ["root", "Main", &format!("Player{i}")],
+            ["position", "x"],
+            true,
+        )),
+        Value::StringName(format!("name{i}")),
+        Value::Rid(i as u64 + 1),
+        Value::Int((1 << 40) + i as i64),
+        Value::Float(f * 0.1),
+    ])
+}
+
+/// Kind 4 (TCP only): a PackedByteArray of 20 000 to 24 999 bytes and a 6000-byte String.
+fn large_payload(i: usize) -> Value {
+    array(vec![
+        Value::PackedByteArray(
+            (0..20_000 + (i * 13) % 5000)
+                .map(|k| ((k * 31 + i) % 251) as u8)
+                .collect(),
+        ),
+        s(&"é".repeat(3000)),
+    ])
+}
+
+/// Kind 5: a typed Array and a typed Dictionary.
+fn typed_containers(i: usize) -> Value {
+    array(vec![
+        typed_array(
+            ContainerType::Builtin(VariantType::Int),
+            vec![Value::Int(i as i64), Value::Int(2), Value::Int(3)],
+        ),
+        Value::Dictionary(Box::new(Dictionary {
+            key_type: ContainerType::Builtin(VariantType::String),
+            value_type: ContainerType::Builtin(VariantType::Float),
+            entries: vec![
+                (s("a"), Value::Float(i as f64 * 0.5)),
+                (s("b"), Value::Float(1.0)),
+            ],
+        })),
+        typed_array(ContainerType::Builtin(VariantType::String), vec![s("x")]),
+    ])
+}
+
+/// Kind 7: nil, bools, ints, floats, a String, an empty StringName and NodePath, and a
+/// Callable.
+fn scalars(i: usize) -> Value {
+    let n = i as i64;
+    let f = i as f64;
+    array(vec![
+        Value::Nil,
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::Int(n),
+        Value::Int(-n * 1_000_003),
+        Value::Int((1 << 40) + n),
+        Value::Float(f / 8.0),
+        Value::Float(0.1 * f),
+        s("ünïcødé 🎮"),
+        Value::StringName(String::new()),
+        Value::NodePath(NodePath::default()),
+        Value::Callable,
+    ])
 }
 
 fn text(i: usize) -> String {

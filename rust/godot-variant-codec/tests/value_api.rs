@@ -252,6 +252,25 @@ fn json_of_the_godot_types() {
     assert!(serde_json::from_str::<Value>("18446744073709551615").is_err());
 }
 
+/// A full Object and a Signal serialize as the maps of the mapping in `serde`'s docs:
+/// `{"class", "properties"}` (the properties in order) and `{"name", "object_id"}`.
+#[test]
+fn json_of_objects_and_signals() {
+    use godot_variant_codec::{FullObject, Object, Signal};
+    let object = Value::Object(Object::Full(Box::new(FullObject {
+        class: "Node2D".into(),
+        properties: vec![("name".into(), "Ship".into()), ("hp".into(), 3.into())],
+    })));
+    let signal = Value::Signal(Signal {
+        name: "hit".into(),
+        object_id: 7,
+    });
+    assert_eq!(
+        serde_json::to_string(&Value::from_iter([object, signal])).unwrap(),
+        r#"[{"class":"Node2D","properties":{"name":"Ship","hp":3}},{"name":"hit","object_id":7}]"#
+    );
+}
+
 /// Through the crate's serializer, every type the mapping writes as itself gives the
 /// bytes `encode` gives, in both precisions.
 #[test]

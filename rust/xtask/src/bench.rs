@@ -42,7 +42,11 @@ pub fn run() -> Result<(), String> {
         }
     }
 
-    for setting in [Setting::default_paths(), Setting::safe_mode()] {
+    for setting in [
+        Setting::default_paths(),
+        Setting::safe_mode(),
+        Setting::release_template(),
+    ] {
         godot_ok &= memory_table(&godot, &setting, &out, &mut tables)?;
     }
 
@@ -136,7 +140,8 @@ fn memory_table(
 ) -> Result<bool, String> {
     let mib = |bytes: f64| bytes / f64::from(1 << 20);
     // The rows and calls as memory.gd lists them (`rows: A B`, `calls: C D`).
-    let mut list = setting.project_script(godot, "res://bench/memory.gd", "", &["--list".into()]);
+    let script = "res://bench/memory.gd";
+    let mut list = setting.project_script(godot, script, "--memory", &["--list".into()]);
     let (listed, lines) = run_echoing(&mut list)?;
     let names = |label: &str| -> Vec<String> {
         lines
@@ -160,7 +165,7 @@ fn memory_table(
                     format!("--side={side}"),
                     format!("--call={call}"),
                 ];
-                let mut cmd = setting.project_script(godot, "res://bench/memory.gd", "", &args);
+                let mut cmd = setting.project_script(godot, script, "--memory", &args);
                 let (ok, lines) = run_echoing(&mut cmd)?;
                 all_ok &= ok;
                 let field = |name: &str| {

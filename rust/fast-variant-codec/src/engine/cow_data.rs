@@ -40,6 +40,7 @@ use crate::engine::layout::cow_data::{
     SIZE_BEFORE,
 };
 use crate::engine::probes::{self, Passed, Probe, ProbeResult, Verdict};
+use crate::engine::utf32;
 
 /// Room the probe's own buffer keeps before its data: eight times the header expected, so
 /// that an engine with any header up to this size reads and counts only inside it.
@@ -481,10 +482,10 @@ impl Buffers {
                 if all < 0x80 {
                     bytes.len()
                 } else {
-                    write_chars(data, text)
+                    write_chars(data, room, text)
                 }
             } else {
-                write_chars(data, text)
+                write_chars(data, room, text)
             };
             if len != room {
                 data.cast::<u8>()
@@ -635,22 +636,16 @@ unsafe fn widen_block(block: u32, chars: *mut u32) {
     }
 }
 
-/// Writes the characters of `text` from `data` on; returns how many.
+/// Writes the characters of `text` from `data` on (see [`utf32::decode_valid`]); returns
+/// how many.
 ///
 /// # Safety
-/// `data` must have room for as many characters as `text` has.
-///
-/// Kept out of line: inlined into [`Buffers::string`], its loop compiled to code that took
-/// 1.6 times as long over text of 2-byte characters (docs/BENCHMARKS.md, 2026-11-28).
-#[inline(never)]
-unsafe fn write_chars(data: *mut u32, text: &str) -> usize {
-    let mut count = 0;
-    for c in text.chars() {
-        // SAFETY: below the number of characters, which the caller made room for.
-        unsafe { data.add(count).write(u32::from(c)) };
-        count += 1;
-    }
-    count
+/// `data` must have room for `room` characters, as many as `text` has, and nothing else may
+/// use that memory meanwhile.
+unsafe fn write_chars(data: *mut u32, room: usize, text: &str) -> usize {
+    // SAFETY: `room` characters of the caller's buffer, this call's alone, as many as
+    // `text` has; written before they are read (`decode_valid` returns how many it wrote).
+    unsafe { utf32::decode_valid(text, std::slice::from_raw_parts_mut(data.cast(), room)) }
 }
 
 /// The elements of a packed array, read through the layout when it is known (no call into

@@ -84,8 +84,9 @@ impl Ffi {
     /// nothing yet, holding exactly the characters of `text` (decoded text, which holds no
     /// NUL: it ends at the first). When the engine's layout is known its characters are
     /// written into a buffer made directly (see [`cow_data`](crate::engine::cow_data)); else
-    /// the engine's constructors make it (Latin-1 for ASCII, the simpler one): the same
-    /// String either way.
+    /// the engine's constructors make it (Latin-1 for ASCII, the simpler one; UTF-32, from
+    /// the characters decoded here, for text of 3- and 4-byte characters): the same String
+    /// either way.
     ///
     /// # Safety
     /// `slot` must point to an empty String or to memory for one (overwritten, not dropped).
@@ -102,6 +103,17 @@ impl Ffi {
                 slot.write(gstring(text));
             } else if text.is_ascii() {
                 (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);
+            } else if utf32::has_long_chars(text) {
+                // Text of 3- and 4-byte characters is decoded here (it is valid UTF-8
+                // already: `decode_valid` has room for all its characters, and `set_len`
+                // keeps the ones it wrote), then copied by the engine's UTF-32
+                // constructor, which changes none of valid characters: its UTF-8 one
+                // would check the text again and decode such characters slower. (It
+                // decodes text of 1- and 2-byte characters faster than the copy costs.)
+                let mut chars = Vec::with_capacity(text.chars().count());
+                let written = utf32::decode_valid(text, chars.spare_capacity_mut());
+                chars.set_len(written);
+                (self.string_from_utf32)(dest, chars.as_ptr(), written as i64);
             } else {
                 (self.string_from_utf8)(dest, text.as_ptr().cast(), text.len() as i64);
             }

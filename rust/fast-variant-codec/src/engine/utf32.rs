@@ -81,6 +81,107 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Op
     Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
 }
 
+/// The characters of `text` written into `chars`; how many (all of them). The text is
+/// valid UTF-8 (a `str`), so nothing is checked again. Text of 1- and 2-byte characters
+/// only (ASCII, accented Latin, Cyrillic, Greek, Hebrew, Arabic): see
+/// [`decode_one_or_two_byte_chars`]; any other (CJK, emoji, a mix) by `str::chars`, whose
+/// loop is the fastest for characters of 3 and 4 bytes and for mixed lengths.
+///
+/// # Safety
+/// `chars` must have room for every character of `text` (`text.chars().count()`).
+pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
+    if !has_long_chars(text) {
+        decode_one_or_two_byte_chars(text.as_bytes(), chars)
+    } else {
+        // SAFETY: as the caller promises.
+        unsafe { decode_by_chars(text, chars) }
+    }
+}
+
+/// Whether `text` has characters of 3 or 4 bytes (CJK, emoji, …): a lead byte of 0xE0 or
+/// above, looked for 64 bytes at a time (the largest of each 64 in a loop the compiler
+/// vectorizes) until one is found.
+pub fn has_long_chars(text: &str) -> bool {
+    let long_lead = |bytes: &[u8]| bytes.iter().fold(0, |max, &b| max.max(b)) >= 0xE0;
+    text.as_bytes().chunks(64).any(long_lead)
+}
+
+/// [`decode_valid`] for text of 1- and 2-byte characters: runs of ASCII widened 16 at a
+/// time, runs of 2-byte characters decoded four at a time from one 8-byte word, the
+/// others one at a time.
+fn decode_one_or_two_byte_chars(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> usize {
+    let (end, room) = (bytes.len(), chars.len());
+    let (mut at, mut count) = (0, 0);
+    while at < end && count < room {
+        if let (Some(block), Some(out)) = (
+            bytes
+                .get(at..at + 16)
+                .and_then(|b| <&[u8; 16]>::try_from(b).ok()),
+            chars.get_mut(count..count + 16),
+        ) {
+            let ascii = ascii_prefix(block);
+            if ascii > 0 {
+                widen16(block, out);
+                at += ascii;
+                count += ascii;
+                continue;
+            }
+            let word = u64::from_le_bytes(*block.first_chunk::<8>().expect("16 bytes"));
+            if let Some(four) = four_two_byte_chars(word) {
+                for (char, c) in out.iter_mut().zip(four) {
+                    *char = MaybeUninit::new(c);
+                }
+                at += 8;
+                count += 4;
+                continue;
+            }
+        }
+        let lead = u32::from(bytes[at]);
+        let (c, len) = if lead < 0x80 {
+            (lead, 1)
+        } else {
+            let cont = bytes.get(at + 1).map_or(0, |&b| u32::from(b) & 0x3F);
+            (((lead & 0x1F) << 6) | cont, 2)
+        };
+        chars[count] = MaybeUninit::new(c);
+        count += 1;
+        at += len;
+    }
+    count
+}
+
+/// [`decode_valid`] by `str::chars`. Kept out of line: inlined into its caller, the loop
+/// compiled to slower code (docs/BENCHMARKS.md, 2026-11-28).
+///
+/// # Safety
+/// As for [`decode_valid`]: `chars` has room for every character of `text`.
+#[inline(never)]
+unsafe fn decode_by_chars(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
+    let data = chars.as_mut_ptr();
+    let mut count = 0;
+    for c in text.chars() {
+        // SAFETY: below the number of characters, which the caller made room for (a
+        // bound checked here slows the loop on 3- and 4-byte text measurably).
+        unsafe { data.add(count).write(MaybeUninit::new(u32::from(c))) };
+        count += 1;
+    }
+    count
+}
+
+/// The four characters of `word` (8 bytes of valid UTF-8, little-endian) when it is four
+/// 2-byte sequences: each a lead byte `110xxxxx` and a continuation `10xxxxxx`.
+#[inline(always)]
+fn four_two_byte_chars(word: u64) -> Option<[u32; 4]> {
+    const TOP_BITS: u64 = u64::from_le_bytes([0xE0, 0xC0, 0xE0, 0xC0, 0xE0, 0xC0, 0xE0, 0xC0]);
+    const PATTERN: u64 = u64::from_le_bytes([0xC0, 0x80, 0xC0, 0x80, 0xC0, 0x80, 0xC0, 0x80]);
+    (word & TOP_BITS == PATTERN).then(|| {
+        std::array::from_fn(|i| {
+            let pair = (word >> (16 * i)) as u32;
+            ((pair & 0x1F) << 6) | ((pair >> 8) & 0x3F)
+        })
+    })
+}
+
 /// How many of the 16 bytes of `block` are ASCII other than NUL before the first that is
 /// not (16: all).
 #[inline(always)]
@@ -196,6 +297,74 @@ mod tests {
                         let decoded = decode_checked(&bytes, &mut exact).map(<[u32]>::to_vec);
                         assert_eq!(decoded, expected, "{bytes:?} in its room");
                     }
+                }
+            }
+        }
+    }
+
+    /// `decode_valid` gives `str::chars`: characters of each length at each place in
+    /// texts of every length around the 16-byte blocks and 8-byte words, in ASCII, 2-byte
+    /// and mixed text; nothing is written past the text's characters.
+    #[test]
+    fn decodes_valid_text_as_chars_does() {
+        let pieces = [
+            "a",
+            " ",
+            "\u{7F}",
+            "é",
+            "\u{80}",
+            "\u{7FF}",
+            "ж",
+            "\u{800}",
+            "的",
+            "\u{FFFF}",
+            "😀",
+            "\u{10FFFF}",
+        ];
+        for base in [
+            "abcdefghijklmnopqrstuvwxyz",
+            "абвгдежзийклмнопрстуфхцчшщъыьэюя",
+            "aéb日cж😀d",
+        ] {
+            let base: Vec<char> = base.chars().cycle().take(40).collect();
+            for len in 0..=base.len() {
+                for piece in pieces {
+                    for at in 0..=len {
+                        let mut text: String = base[..at].iter().collect();
+                        text.push_str(piece);
+                        text.extend(&base[at..len]);
+                        let expected: Vec<u32> = text.chars().map(u32::from).collect();
+                        let room = expected.len();
+                        {
+                            let mut chars = vec![MaybeUninit::new(u32::MAX); room + 4];
+                            // SAFETY: room for every character of the text.
+                            let written = unsafe { decode_valid(&text, &mut chars[..room]) };
+                            assert_eq!(written, room, "{text:?} in {room}");
+                            // SAFETY: the first `written` were written (checked above: all
+                            // of the room), the rest hold u32::MAX from the start.
+                            let got: Vec<u32> =
+                                chars.iter().map(|c| unsafe { c.assume_init() }).collect();
+                            assert_eq!(got[..room], expected[..room], "{text:?} in {room}");
+                            assert!(got[room..].iter().all(|&c| c == u32::MAX), "past {room}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `has_long_chars` finds a character of 3 or 4 bytes wherever it is, also past the
+    /// first 64 bytes, and nothing in text of 1- and 2-byte characters.
+    #[test]
+    fn finds_long_chars_anywhere() {
+        for len in [0, 1, 63, 64, 65, 200] {
+            let short = "aж".repeat(len);
+            assert!(!has_long_chars(&short), "{len}");
+            for long in ["\u{800}", "的", "\u{FFFF}", "😀", "\u{10FFFF}"] {
+                // Between two repetitions of "aж" (3 bytes).
+                for at in [0, len / 2 * 3, short.len()] {
+                    let text = format!("{}{long}{}", &short[..at], &short[at..]);
+                    assert!(has_long_chars(&text), "{long} at {at} of {len}");
                 }
             }
         }

@@ -101,31 +101,7 @@ impl Reader {
     /// `{"NAME": payload, rest…}` as a value of type `t`.
     fn tagged(&self, t: VariantType, payload: &Json, rest: &[(String, Json)]) -> Result<Value> {
         use VariantType as T;
-        let extras: &[&str] = match t {
-            T::Array => &["of"],
-            T::Dictionary => &["keys", "values"],
-            T::Signal => &["object_id"],
-            _ => &[],
-        };
-        let mut seen = HashSet::new();
-        for (key, _) in rest {
-            if !extras.contains(&key.as_str()) {
-                let takes = match extras {
-                    [] => "none".to_owned(),
-                    keys => keys
-                        .iter()
-                        .map(|k| format!("\"{k}\""))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                };
-                return fail(format!(
-                    "unknown key \"{key}\" after the type (a {t} takes {takes})"
-                ));
-            }
-            if !seen.insert(key.as_str()) {
-                return fail(format!("\"{key}\" given twice"));
-            }
-        }
+        check_extra_keys(t, rest)?;
         let extra = |name: &str| rest.iter().find(|(k, _)| k == name).map(|(_, v)| v);
         let single = !self.double;
         Ok(match t {
@@ -159,54 +135,19 @@ impl Reader {
             T::Vector4i => Value::Vector4i(array(payload, int32)?),
             T::Color => Value::Color(array(payload, component32)?),
             T::Rid => Value::Rid(id(payload)?),
-            T::Object => match payload {
-                Json::Null => Value::Object(Object::Null),
-                Json::Object(members) => {
-                    Value::Object(Object::Full(Box::new(self.object(members)?)))
-                }
-                other => Value::Object(Object::Id(id(other).or_else(|_| {
-                    expected(
-                        "null, an instance id or {\"class\": …, \"properties\": …}",
-                        other,
-                    )
-                })?)),
-            },
+            T::Object => Value::Object(self.read_object(payload)?),
             T::Callable => match payload {
                 Json::Null => Value::Callable,
                 other => return expected("null (the format carries no Callable data)", other),
             },
-            T::Signal => Value::Signal(Signal {
-                name: text(payload)?,
-                object_id: match extra("object_id") {
-                    Some(json) => at(".object_id", id(json))?,
-                    None => return fail("a Signal needs its \"object_id\""),
-                },
-            }),
-            T::Dictionary => {
-                let entries = match payload {
-                    Json::Array(pairs) => pairs
-                        .iter()
-                        .enumerate()
-                        .map(|(i, pair)| at(format!("[{i}]"), self.pair(pair)))
-                        .collect::<Result<_>>()?,
-                    other => return expected("an array of [key, value] pairs", other),
-                };
-                Value::Dictionary(Box::new(Dictionary {
-                    key_type: at(".keys", container_type(extra("keys")))?,
-                    value_type: at(".values", container_type(extra("values")))?,
-                    entries,
-                }))
-            }
-            T::Array => Value::Array(Box::new(Array {
-                element_type: at(".of", container_type(extra("of")))?,
-                items: match payload {
-                    Json::Array(items) => self.items(items)?,
-                    other => return expected("an array", other),
-                },
-            })),
-            T::PackedByteArray => Value::PackedByteArray(list(payload, |j| {
-                u8::try_from(int_number(j)?).or_else(|_| fail("expected a byte, 0 to 255"))
-            })?),
+            T::Signal => Value::Signal(read_signal(payload, extra("object_id"))?),
+            T::Dictionary => Value::Dictionary(Box::new(self.read_dictionary(
+                payload,
+                extra("keys"),
+                extra("values"),
+            )?)),
+            T::Array => Value::Array(Box::new(self.read_array(payload, extra("of"))?)),
+            T::PackedByteArray => Value::PackedByteArray(list(payload, byte)?),
             T::PackedInt32Array => Value::PackedInt32Array(list(payload, int32)?),
             T::PackedInt64Array => Value::PackedInt64Array(list(payload, int_or_digits)?),
             T::PackedFloat32Array => Value::PackedFloat32Array(list(payload, component32)?),
@@ -218,6 +159,53 @@ impl Reader {
                 Value::PackedColorArray(list(payload, |j| array(j, component32))?)
             }
             T::PackedVector4Array => Value::PackedVector4Array(packed_reals(payload, single)?),
+        })
+    }
+
+    /// An Object's payload: `null`, an instance id, or its class and properties.
+    fn read_object(&self, payload: &Json) -> Result<Object> {
+        Ok(match payload {
+            Json::Null => Object::Null,
+            Json::Object(members) => Object::Full(Box::new(self.object(members)?)),
+            other => Object::Id(id(other).or_else(|_| {
+                expected(
+                    "null, an instance id or {\"class\": …, \"properties\": …}",
+                    other,
+                )
+            })?),
+        })
+    }
+
+    /// A Dictionary's `[[key, value], …]` payload, typed by its `"keys"` and `"values"`.
+    fn read_dictionary(
+        &self,
+        payload: &Json,
+        keys: Option<&Json>,
+        values: Option<&Json>,
+    ) -> Result<Dictionary> {
+        let entries = match payload {
+            Json::Array(pairs) => pairs
+                .iter()
+                .enumerate()
+                .map(|(i, pair)| at(format!("[{i}]"), self.pair(pair)))
+                .collect::<Result<_>>()?,
+            other => return expected("an array of [key, value] pairs", other),
+        };
+        Ok(Dictionary {
+            key_type: at(".keys", container_type(keys))?,
+            value_type: at(".values", container_type(values))?,
+            entries,
+        })
+    }
+
+    /// An Array's `[item, …]` payload, typed by its `"of"`.
+    fn read_array(&self, payload: &Json, of: Option<&Json>) -> Result<Array> {
+        Ok(Array {
+            element_type: at(".of", container_type(of))?,
+            items: match payload {
+                Json::Array(items) => self.items(items)?,
+                other => return expected("an array", other),
+            },
         })
     }
 
@@ -258,6 +246,49 @@ impl Reader {
             other => expected("a [key, value] pair", other),
         }
     }
+}
+
+/// The keys after a `t`'s type name are those it takes (an Array's `"of"`, a Dictionary's
+/// `"keys"` and `"values"`, a Signal's `"object_id"`), each at most once.
+fn check_extra_keys(t: VariantType, rest: &[(String, Json)]) -> Result<()> {
+    use VariantType as T;
+    let extras: &[&str] = match t {
+        T::Array => &["of"],
+        T::Dictionary => &["keys", "values"],
+        T::Signal => &["object_id"],
+        _ => &[],
+    };
+    let mut seen = HashSet::new();
+    for (key, _) in rest {
+        if !extras.contains(&key.as_str()) {
+            let takes = match extras {
+                [] => "none".to_owned(),
+                keys => keys
+                    .iter()
+                    .map(|k| format!("\"{k}\""))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            return fail(format!(
+                "unknown key \"{key}\" after the type (a {t} takes {takes})"
+            ));
+        }
+        if !seen.insert(key.as_str()) {
+            return fail(format!("\"{key}\" given twice"));
+        }
+    }
+    Ok(())
+}
+
+/// A Signal's name payload and its `"object_id"`.
+fn read_signal(payload: &Json, object_id: Option<&Json>) -> Result<Signal> {
+    Ok(Signal {
+        name: text(payload)?,
+        object_id: match object_id {
+            Some(json) => at(".object_id", id(json))?,
+            None => return fail("a Signal needs its \"object_id\""),
+        },
+    })
 }
 
 fn read_node_path(payload: &Json) -> Result<Value> {
@@ -329,6 +360,10 @@ fn int_number(json: &Json) -> Result<i64> {
 fn int32(json: &Json) -> Result<i32> {
     let i = int_number(json)?;
     i32::try_from(i).or_else(|_| fail(format!("{i} is beyond 32-bit ints")))
+}
+
+fn byte(json: &Json) -> Result<u8> {
+    u8::try_from(int_number(json)?).or_else(|_| fail("expected a byte, 0 to 255"))
 }
 
 /// An int as a number, or as a string of its digits (beyond ±2^53).

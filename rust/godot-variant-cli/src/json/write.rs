@@ -150,32 +150,10 @@ impl Writer {
                 write!(self.out, "\"{i}\"}}").unwrap();
             }
             V::Float(f) if f.is_finite() => self.f64(*f),
-            V::Float(f) => {
-                self.tag(t);
-                self.f64(*f);
-                self.push("}");
-            }
+            V::Float(f) => self.tagged(t, |w| w.f64(*f)),
             V::String(s) => self.string(s),
-            V::StringName(s) => {
-                self.tag(t);
-                self.string(s);
-                self.push("}");
-            }
-            V::NodePath(p) => {
-                self.tag(t);
-                let (absolute, names, subnames) = node_path_of(p);
-                let text = node_path_text(absolute, &names, &subnames);
-                if node_path_parts(&text) == Some((absolute, names.clone(), subnames.clone())) {
-                    self.string(&text);
-                } else {
-                    self.push("{\"names\":");
-                    self.seq(names, |w, n| w.string(n));
-                    self.push(",\"subnames\":");
-                    self.seq(subnames, |w, n| w.string(n));
-                    write!(self.out, ",\"absolute\":{absolute}}}").unwrap();
-                }
-                self.push("}");
-            }
+            V::StringName(s) => self.tagged(t, |w| w.string(s)),
+            V::NodePath(p) => self.tagged(t, |w| w.node_path(p)),
             V::Vector2(r) => self.tagged(t, |w| w.reals(r)),
             V::Rect2(r) | V::Vector4(r) | V::Plane(r) | V::Quaternion(r) => {
                 self.tagged(t, |w| w.reals(r))
@@ -194,29 +172,14 @@ impl Writer {
             V::Rid(id) => self.tagged(t, |w| w.id(*id)),
             V::Object(Object::Null) => self.tagged(t, |w| w.push("null")),
             V::Object(Object::Id(id)) => self.tagged(t, |w| w.id(*id)),
-            V::Object(Object::Full(object)) => {
-                self.tag(t);
-                self.push("{\"class\":");
-                self.string(&object.class);
-                self.push(",\"properties\":");
-                self.members(object.properties.iter().map(|(name, v)| (name.as_str(), v)));
-                self.push("}}");
-            }
+            V::Object(Object::Full(object)) => self.tagged(t, |w| w.full_object(object)),
             V::Callable => self.tagged(t, |w| w.push("null")),
-            V::Signal(s) => {
-                self.tag(t);
-                self.string(&s.name);
-                self.push(",\"object_id\":");
-                self.id(s.object_id);
-                self.push("}");
-            }
+            V::Signal(s) => self.tagged(t, |w| w.signal(s)),
             V::Array(a) if a.element_type == ContainerType::Untyped => self.items(&a.items),
-            V::Array(a) => {
-                self.tag(t);
-                self.items(&a.items);
-                self.container_type("of", &a.element_type);
-                self.push("}");
-            }
+            V::Array(a) => self.tagged(t, |w| {
+                w.items(&a.items);
+                w.container_type("of", &a.element_type);
+            }),
             V::Dictionary(d) => self.dictionary(d),
             V::PackedByteArray(v) => self.tagged(t, |w| w.seq(v, |w, b| w.int((*b).into()))),
             V::PackedInt32Array(v) => self.tagged(t, |w| w.seq(v, |w, i| w.int((*i).into()))),
@@ -238,6 +201,38 @@ impl Writer {
         self.tag(t);
         payload(self);
         self.push("}");
+    }
+
+    /// A NodePath's payload: its text, or its parts where the text would not read back as
+    /// them.
+    fn node_path(&mut self, p: &NodePath) {
+        let (absolute, names, subnames) = node_path_of(p);
+        let text = node_path_text(absolute, &names, &subnames);
+        if node_path_parts(&text) == Some((absolute, names.clone(), subnames.clone())) {
+            self.string(&text);
+        } else {
+            self.push("{\"names\":");
+            self.seq(names, |w, n| w.string(n));
+            self.push(",\"subnames\":");
+            self.seq(subnames, |w, n| w.string(n));
+            write!(self.out, ",\"absolute\":{absolute}}}").unwrap();
+        }
+    }
+
+    /// `{"class": NAME, "properties": {NAME: value, …}}`.
+    fn full_object(&mut self, object: &FullObject) {
+        self.push("{\"class\":");
+        self.string(&object.class);
+        self.push(",\"properties\":");
+        self.members(object.properties.iter().map(|(name, v)| (name.as_str(), v)));
+        self.push("}");
+    }
+
+    /// A Signal's name, then its `"object_id"` key.
+    fn signal(&mut self, s: &Signal) {
+        self.string(&s.name);
+        self.push(",\"object_id\":");
+        self.id(s.object_id);
     }
 
     /// `{"name": value, …}`.

@@ -9,7 +9,7 @@ use ::serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::godot::{self, MathType, PackedType};
 use crate::types::VariantType;
-use crate::value::{Object, PackedReals, Reals, Value};
+use crate::value::{Array, Dictionary, FullObject, Object, PackedReals, Reals, Signal, Value};
 use crate::value_conv::UniqueEntries;
 use crate::WrongType;
 
@@ -188,6 +188,46 @@ fn packed<P: PackedType, T: crate::wire::Plain + Serialize, S: Serializer>(
     godot::serialize_packed(s, P::NAME, items, items)
 }
 
+/// A full Object: `{"class": NAME, "properties": {NAME: value, …}}`.
+fn serialize_object<S: Serializer>(object: &FullObject, s: S) -> Result<S::Ok, S::Error> {
+    struct Properties<'a>(&'a [(String, Value)]);
+    impl Serialize for Properties<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+        }
+    }
+    let mut map = s.serialize_map(Some(2))?;
+    map.serialize_entry("class", &object.class)?;
+    map.serialize_entry("properties", &Properties(&object.properties))?;
+    map.end()
+}
+
+/// A Signal: `{"name": NAME, "object_id": ID}`.
+fn serialize_signal<S: Serializer>(signal: &Signal, s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(2))?;
+    map.serialize_entry("name", &signal.name)?;
+    map.serialize_entry("object_id", &signal.object_id)?;
+    map.end()
+}
+
+/// A Dictionary: a map of its entries, in order (its key and value types dropped).
+fn serialize_dictionary<S: Serializer>(d: &Dictionary, s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(d.entries.len()))?;
+    for (key, value) in &d.entries {
+        map.serialize_entry(key, value)?;
+    }
+    map.end()
+}
+
+/// An Array: a sequence of its items (its element type dropped).
+fn serialize_array<S: Serializer>(a: &Array, s: S) -> Result<S::Ok, S::Error> {
+    let mut seq = s.serialize_seq(Some(a.items.len()))?;
+    for item in &a.items {
+        seq.serialize_element(item)?;
+    }
+    seq.end()
+}
+
 /// As the mapping in the docs of [`crate::serde`] says: with this crate's serializer each
 /// Godot type but StringName, NodePath, RID, Object, Callable and Signal (which become
 /// their `deserialize_any` forms) and the element types of typed containers (dropped) is
@@ -227,38 +267,10 @@ impl Serialize for Value {
             Value::Color(c) => g::Color::from_array(*c).serialize(s),
             Value::NodePath(p) => s.collect_str(p),
             Value::Rid(id) | Value::Object(Object::Id(id)) => s.serialize_u64(*id),
-            Value::Object(Object::Full(object)) => {
-                struct Properties<'a>(&'a [(String, Value)]);
-                impl Serialize for Properties<'_> {
-                    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                        s.collect_map(self.0.iter().map(|(name, value)| (name, value)))
-                    }
-                }
-                let mut map = s.serialize_map(Some(2))?;
-                map.serialize_entry("class", &object.class)?;
-                map.serialize_entry("properties", &Properties(&object.properties))?;
-                map.end()
-            }
-            Value::Signal(signal) => {
-                let mut map = s.serialize_map(Some(2))?;
-                map.serialize_entry("name", &signal.name)?;
-                map.serialize_entry("object_id", &signal.object_id)?;
-                map.end()
-            }
-            Value::Dictionary(d) => {
-                let mut map = s.serialize_map(Some(d.entries.len()))?;
-                for (key, value) in &d.entries {
-                    map.serialize_entry(key, value)?;
-                }
-                map.end()
-            }
-            Value::Array(a) => {
-                let mut seq = s.serialize_seq(Some(a.items.len()))?;
-                for item in &a.items {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
+            Value::Object(Object::Full(object)) => serialize_object(object, s),
+            Value::Signal(signal) => serialize_signal(signal, s),
+            Value::Dictionary(d) => serialize_dictionary(d, s),
+            Value::Array(a) => serialize_array(a, s),
             Value::PackedByteArray(v) => packed::<g::PackedByteArray, _, _>(v, s),
             Value::PackedInt32Array(v) => packed::<g::PackedInt32Array, _, _>(v, s),
             Value::PackedInt64Array(v) => packed::<g::PackedInt64Array, _, _>(v, s),

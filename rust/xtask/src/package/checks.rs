@@ -21,7 +21,7 @@
 //!   arm64 Godot under qemu-user, in the same kind of project.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -487,83 +487,123 @@ fn check_signatures(
     found: &[Slice],
     tally: &mut Tally,
 ) -> Result<(), String> {
-    let rcodesign = apple_tool(&package.cross, "rcodesign");
-    let (_, info) = output(
-        Command::new(&rcodesign)
-            .arg("print-signature-info")
-            .arg(library),
-    )?;
-    let adhoc = info.matches("flags: CodeSignatureFlags(ADHOC)").count();
-    println!("{name}: {adhoc} of {} slices signed ad hoc", found.len());
-    tally.step(
-        &format!("{name}: each slice has an ad-hoc signature"),
-        !found.is_empty() && adhoc == found.len(),
-    );
+    let check = SignatureCheck {
+        rcodesign: apple_tool(&package.cross, "rcodesign"),
+        name,
+        library,
+        found,
+    };
+    check.adhoc_signed(tally)?;
+    check.verified(tally)?;
+    check.verify_control(&package.dir, bytes, tally)?;
+    check.deployment_targets(tally)
+}
 
-    let (_, text) = output(Command::new(&rcodesign).arg("verify").arg(library))?;
-    let problems = verify_problems(&text);
-    println!("{name}: rcodesign verify: {problems:?}");
-    let notes: Vec<usize> = problems
-        .iter()
-        .filter(|(_, p)| p.starts_with(ADHOC_CMS_NOTE))
-        .map(|(i, _)| *i)
-        .collect();
-    let others: Vec<&(usize, String)> = problems
-        .iter()
-        .filter(|(_, p)| !p.starts_with(ADHOC_CMS_NOTE))
-        .collect();
-    tally.step(
-        &format!("{name}: rcodesign verify finds every slice's code as signed {others:?}"),
-        notes == (0..found.len()).collect::<Vec<_>>() && others.is_empty(),
-    );
+/// rcodesign run on the library `name` at `library`, whose slices macho.rs `found`.
+struct SignatureCheck<'a> {
+    rcodesign: PathBuf,
+    name: &'a str,
+    library: &'a Path,
+    found: &'a [Slice],
+}
 
-    let mut changed = bytes.to_vec();
-    for slice in found {
-        // A quarter into the slice: in its code (__TEXT is most of the file), which the
-        // signature's page hashes cover.
-        changed[slice.range.start + slice.range.len() / 4] ^= 0xff;
+impl SignatureCheck<'_> {
+    /// Whether `rcodesign ARGS… LIBRARY` succeeded, and its output.
+    fn run(&self, args: &[&str]) -> Result<(bool, String), String> {
+        output(Command::new(&self.rcodesign).args(args).arg(self.library))
     }
-    let control = package.dir.join("check/control.dylib");
-    fs::create_dir_all(package.dir.join("check")).map_err(|e| e.to_string())?;
-    fs::write(&control, changed).map_err(|e| format!("{}: {e}", control.display()))?;
-    let (ok, text) = output(Command::new(&rcodesign).arg("verify").arg(&control))?;
-    let mut mismatched: Vec<usize> = verify_problems(&text)
-        .into_iter()
-        .filter(|(_, p)| p.starts_with("code digest mismatch"))
-        .map(|(i, _)| i)
-        .collect();
-    mismatched.dedup();
-    println!("control: rcodesign verify finds a changed page in slices {mismatched:?}");
-    tally.step(
-        "rcodesign verify fails on a copy with a byte changed in each slice (control)",
-        !ok && mismatched == (0..found.len()).collect::<Vec<_>>(),
-    );
 
-    let mut agree = !found.is_empty();
-    for (i, slice) in found.iter().enumerate() {
-        let (_, target) = output(
-            Command::new(&rcodesign)
-                .args([
-                    "extract",
-                    "--universal-index",
-                    &i.to_string(),
-                    "macho-target",
-                ])
-                .arg(library),
-        )?;
-        let theirs = target
-            .lines()
-            .find_map(|l| l.strip_prefix("Minimum OS: "))
-            .map(str::to_owned);
-        let ours = slice.min_macos.map(|(a, b, c)| format!("{a}.{b}.{c}"));
-        println!("{name} slice {i}: rcodesign reads minimum OS {theirs:?}");
-        agree &= theirs.is_some() && theirs == ours;
+    /// Each slice has an ad-hoc signature, as `rcodesign print-signature-info` reads it.
+    fn adhoc_signed(&self, tally: &mut Tally) -> Result<(), String> {
+        let name = self.name;
+        let (_, info) = self.run(&["print-signature-info"])?;
+        let adhoc = info.matches("flags: CodeSignatureFlags(ADHOC)").count();
+        println!(
+            "{name}: {adhoc} of {} slices signed ad hoc",
+            self.found.len()
+        );
+        tally.step(
+            &format!("{name}: each slice has an ad-hoc signature"),
+            !self.found.is_empty() && adhoc == self.found.len(),
+        );
+        Ok(())
     }
-    tally.step(
-        &format!("{name}: rcodesign reads the same deployment targets"),
-        agree,
-    );
-    Ok(())
+
+    /// `rcodesign verify` finds no problem in any slice but the ad-hoc signature's empty CMS
+    /// blob, which it notes once for each slice.
+    fn verified(&self, tally: &mut Tally) -> Result<(), String> {
+        let name = self.name;
+        let (_, text) = self.run(&["verify"])?;
+        let problems = verify_problems(&text);
+        println!("{name}: rcodesign verify: {problems:?}");
+        let notes: Vec<usize> = problems
+            .iter()
+            .filter(|(_, p)| p.starts_with(ADHOC_CMS_NOTE))
+            .map(|(i, _)| *i)
+            .collect();
+        let others: Vec<&(usize, String)> = problems
+            .iter()
+            .filter(|(_, p)| !p.starts_with(ADHOC_CMS_NOTE))
+            .collect();
+        tally.step(
+            &format!("{name}: rcodesign verify finds every slice's code as signed {others:?}"),
+            notes == (0..self.found.len()).collect::<Vec<_>>() && others.is_empty(),
+        );
+        Ok(())
+    }
+
+    /// The control: `rcodesign verify` fails with a digest mismatch in each slice of a copy
+    /// (written under `dir`/check) with one byte of each slice's code changed.
+    fn verify_control(&self, dir: &Path, bytes: &[u8], tally: &mut Tally) -> Result<(), String> {
+        let mut changed = bytes.to_vec();
+        for slice in self.found {
+            // A quarter into the slice: in its code (__TEXT is most of the file), which the
+            // signature's page hashes cover.
+            changed[slice.range.start + slice.range.len() / 4] ^= 0xff;
+        }
+        let control = dir.join("check/control.dylib");
+        fs::create_dir_all(dir.join("check")).map_err(|e| e.to_string())?;
+        fs::write(&control, changed).map_err(|e| format!("{}: {e}", control.display()))?;
+        let (ok, text) = output(Command::new(&self.rcodesign).arg("verify").arg(&control))?;
+        let mut mismatched: Vec<usize> = verify_problems(&text)
+            .into_iter()
+            .filter(|(_, p)| p.starts_with("code digest mismatch"))
+            .map(|(i, _)| i)
+            .collect();
+        mismatched.dedup();
+        println!("control: rcodesign verify finds a changed page in slices {mismatched:?}");
+        tally.step(
+            "rcodesign verify fails on a copy with a byte changed in each slice (control)",
+            !ok && mismatched == (0..self.found.len()).collect::<Vec<_>>(),
+        );
+        Ok(())
+    }
+
+    /// rcodesign reads each slice's minimum macOS as macho.rs does.
+    fn deployment_targets(&self, tally: &mut Tally) -> Result<(), String> {
+        let name = self.name;
+        let mut agree = !self.found.is_empty();
+        for (i, slice) in self.found.iter().enumerate() {
+            let (_, target) = self.run(&[
+                "extract",
+                "--universal-index",
+                &i.to_string(),
+                "macho-target",
+            ])?;
+            let theirs = target
+                .lines()
+                .find_map(|l| l.strip_prefix("Minimum OS: "))
+                .map(str::to_owned);
+            let ours = slice.min_macos.map(|(a, b, c)| format!("{a}.{b}.{c}"));
+            println!("{name} slice {i}: rcodesign reads minimum OS {theirs:?}");
+            agree &= theirs.is_some() && theirs == ours;
+        }
+        tally.step(
+            &format!("{name}: rcodesign reads the same deployment targets"),
+            agree,
+        );
+        Ok(())
+    }
 }
 
 /// Whether `dir` is a mount point now (/proc/self/mountinfo's fifth field).
