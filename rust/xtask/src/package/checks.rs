@@ -21,26 +21,22 @@
 //!   arm64 Godot under qemu-user, in the same kind of project.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
-use super::macho::{self, Slice};
+use super::macho::{self};
 use super::{
-    apple_tool, libraries, niced, path_str, provision, zip_entries, zip_tool, AppleSlice, Library,
-    Package, Precision, Toolchain, ADDON, DOUBLE_TAG, ENTRY_SYMBOL, GDEXTENSION, LINUX_ARM64,
-    LINUX_X86_64, SUMS, WINDOWS_X86_64,
+    libraries, zip_entries, Library, Package, Precision, Toolchain, ADDON, DOUBLE_TAG, GDEXTENSION,
+    SUMS,
 };
-use crate::godot::{engine_build, godot, import_project_at};
-use crate::process::{project_dir, run_echoing};
-use crate::setting::Setting;
-use crate::tally::{counts, Tally};
+use crate::godot::godot;
+use crate::process::project_dir;
+use crate::tally::Tally;
 
-/// The values of the random parity run in the arm64 Godot (FVC_RANDOM_VALUES): about 20 s
-/// under emulation; 1000 and more generate every type the suite's coverage check asks for.
-const ARM64_RANDOM_VALUES: &str = "2000";
-/// Longest a Godot run under qemu-user may take (seconds; `timeout`).
-const EMULATED_RUN_LIMIT: &str = "1200";
+mod macos;
+mod projects;
+mod windows;
 
 /// Libraries a Linux build may need: the C library's own.
 const LINUX_NEEDED: [&str; 8] = [
@@ -53,36 +49,9 @@ const LINUX_NEEDED: [&str; 8] = [
     "ld-linux-x86-64.so.2",
     "ld-linux-aarch64.so.1",
 ];
-/// DLLs the Windows build may import: Windows' own (and its api-ms-win-* API sets), never
-/// a mingw runtime DLL (libgcc_s_seh-1.dll, libwinpthread-1.dll), which a user lacks.
-const WINDOWS_IMPORTS: [&str; 9] = [
-    "kernel32.dll",
-    "ntdll.dll",
-    "msvcrt.dll",
-    "userenv.dll",
-    "ws2_32.dll",
-    "bcryptprimitives.dll",
-    "advapi32.dll",
-    "bcrypt.dll",
-    "shell32.dll",
-];
-
-/// The Windows program that loads a DLL and finds the entry symbol in it.
-const LOADER_C: &str = r#"#include <windows.h>
-#include <stdio.h>
-
-int main(int argc, char **argv) {
-  if (argc != 2) { fprintf(stderr, "usage: loader DLL\n"); return 2; }
-  HMODULE library = LoadLibraryA(argv[1]);
-  if (!library) { printf("LoadLibrary(%s) failed: error %lu\n", argv[1], GetLastError()); return 1; }
-  FARPROC entry = GetProcAddress(library, "gdext_rust_init");
-  if (!entry) { printf("GetProcAddress(%s, gdext_rust_init) failed: error %lu\n", argv[1], GetLastError()); return 1; }
-  printf("LoadLibrary(%s) and GetProcAddress(gdext_rust_init) succeeded: %p\n", argv[1], (void *)entry);
-  return 0;
-}
-"#;
-/// A DLL without the entry symbol: the loader must fail on it.
-const CONTROL_C: &str = "__declspec(dllexport) int not_the_entry(void) { return 1; }\n";
+/// The Asset Library's icon (linked from its page, not in the zip): a square PNG, 64x64
+/// or larger, as its submission guidelines ask.
+const ASSET_LIBRARY_ICON: &str = "docs/images/asset-library-icon.png";
 
 pub(super) fn run(package: &Package) -> Result<(), String> {
     let started = Instant::now();
@@ -104,12 +73,12 @@ pub(super) fn run(package: &Package) -> Result<(), String> {
         check_binary(package, &library, &mut tally)?;
         check_precision(package, &library, &double_api, &mut tally)?;
     }
-    check_in_wine(package, &mut tally)?;
+    windows::check_in_wine(package, &mut tally)?;
 
     let godot = godot()?;
-    check_demo_project(package, &godot, &mut tally)?;
-    check_parity_projects(package, &godot, &mut tally)?;
-    check_double_project(package, &mut tally)?;
+    projects::check_demo_project(package, &godot, &mut tally)?;
+    projects::check_parity_projects(package, &godot, &mut tally)?;
+    projects::check_double_project(package, &mut tally)?;
 
     println!(
         "\npackage checks of fast_variant_codec {} took {:.0} s",
@@ -147,10 +116,10 @@ fn check_binary(package: &Package, packaged: &Library, tally: &mut Tally) -> Res
     let library = &package.built(packaged).staged;
     let objdump = platform.tool(&package.cross, "objdump");
     if let Toolchain::Apple { slices } = platform.toolchain {
-        return check_universal(package, &name, library, slices, tally);
+        return macos::check_universal(package, &name, library, slices, tally);
     }
     if platform.os == "windows" {
-        return check_dll(&name, library, &objdump, tally);
+        return windows::check_dll(&name, library, &objdump, tally);
     }
     let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
     // EM_X86_64, EM_AARCH64
@@ -270,66 +239,6 @@ fn check_precision(
     Ok(())
 }
 
-/// The DLL's format, its one export and its imports (x86_64-w64-mingw32-objdump -p).
-fn check_dll(name: &str, library: &Path, objdump: &Path, tally: &mut Tally) -> Result<(), String> {
-    let (ok, headers) = output(Command::new(objdump).arg("-p").arg(library))?;
-    let format = headers
-        .lines()
-        .find(|l| l.contains("file format"))
-        .unwrap_or("no file format");
-    println!("{name}: {}", format.trim());
-    tally.step(
-        &format!("{name}: a PE32+ x86-64 DLL"),
-        ok && format.trim_end().ends_with("pei-x86-64"),
-    );
-
-    // The export table's names follow "[Ordinal/Name Pointer] Table".
-    let exports: Vec<&str> = headers
-        .lines()
-        .skip_while(|l| !l.contains("[Ordinal/Name Pointer] Table"))
-        .skip(1)
-        .map_while(|l| {
-            l.trim()
-                .strip_prefix('[')
-                .and_then(|r| r.split_once(']'))
-                .map(|(_, n)| n.trim())
-        })
-        .collect();
-    println!("{name}: exports {exports:?}");
-    tally.step(
-        &format!("{name}: exports exactly gdext_rust_init"),
-        exports == ["gdext_rust_init"],
-    );
-
-    let imports: Vec<String> = headers
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("DLL Name:"))
-        .map(|n| n.trim().to_lowercase())
-        .collect();
-    println!("{name}: imports {}", imports.join(", "));
-    let unexpected: Vec<&String> = imports
-        .iter()
-        .filter(|n| !(WINDOWS_IMPORTS.contains(&n.as_str()) || n.starts_with("api-ms-win-")))
-        .collect();
-    tally.step(
-        &format!("{name}: imports only Windows' own DLLs {unexpected:?}"),
-        !imports.is_empty() && unexpected.is_empty(),
-    );
-    Ok(())
-}
-
-/// Libraries every Mac has: the system's own, under /usr/lib and /System/Library (in the
-/// dyld shared cache since macOS 11). Nothing from @rpath, Homebrew or /usr/local.
-const MAC_SYSTEM_PREFIXES: [&str; 2] = ["/usr/lib/", "/System/Library/"];
-/// What rcodesign 0.29's `verify` says of an ad-hoc signature's CMS blob, which is empty
-/// by definition (no certificate signs it): the one problem it reports of a good ad-hoc
-/// signature. Its code-directory checks (each page's hash, the special slots) report
-/// `code digest mismatch` and the like.
-const ADHOC_CMS_NOTE: &str = "CMS error: missing further values";
-/// The Asset Library's icon (linked from its page, not in the zip): a square PNG, 64x64
-/// or larger, as its submission guidelines ask.
-const ASSET_LIBRARY_ICON: &str = "docs/images/asset-library-icon.png";
-
 /// `sha256sum -c` of SHA256SUMS beside the zip.
 fn check_sums(package: &Package, tally: &mut Tally) -> Result<(), String> {
     let (ok, text) = output(
@@ -377,528 +286,6 @@ fn check_icons(package: &Package, tally: &mut Tally) -> Result<(), String> {
         "the Asset Library icon is a square PNG of 64x64 or more",
         size.is_some_and(|(w, h)| w == h && w >= 64),
     );
-    Ok(())
-}
-
-/// The universal library: its slices, and of each its deployment target, install name,
-/// exports, linked libraries and signature, read by macho.rs; its signatures verified by
-/// rcodesign.
-fn check_universal(
-    package: &Package,
-    name: &str,
-    library: &Path,
-    slices: &[AppleSlice],
-    tally: &mut Tally,
-) -> Result<(), String> {
-    let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
-    let is_universal = bytes.starts_with(&macho::FAT_MAGIC.to_be_bytes());
-    let found = macho::slices(&bytes).unwrap_or_else(|e| {
-        println!("{name}: {e}");
-        Vec::new()
-    });
-    let mut cpus: Vec<u32> = found.iter().map(|s| s.cpu_type).collect();
-    let mut wanted: Vec<u32> = slices.iter().map(|s| s.cpu_type).collect();
-    cpus.sort_unstable();
-    wanted.sort_unstable();
-    let archs: Vec<&str> = slices.iter().map(|s| s.arch).collect();
-    println!("{name}: universal {is_universal}, CPU types {cpus:x?}");
-    tally.step(
-        &format!(
-            "{name}: a universal Mach-O dylib of {}",
-            archs.join(" and ")
-        ),
-        is_universal && cpus == wanted && found.iter().all(|s| s.is_dylib),
-    );
-    for want in slices {
-        if let Some(slice) = found.iter().find(|s| s.cpu_type == want.cpu_type) {
-            check_slice(&format!("{name} {}", want.arch), want, slice, tally);
-        }
-    }
-    check_signatures(package, name, library, &bytes, &found, tally)
-}
-
-fn check_slice(label: &str, want: &AppleSlice, slice: &Slice, tally: &mut Tally) {
-    let (major, minor) = want.min_macos;
-    println!("{label}: deployment target {:?}", slice.min_macos);
-    tally.step(
-        &format!("{label}: deployment target no higher than Godot's macOS {major}.{minor}"),
-        slice
-            .min_macos
-            .is_some_and(|(a, b, _)| (a, b) <= (major, minor)),
-    );
-    println!("{label}: install name {:?}", slice.install_name);
-    tally.step(
-        &format!("{label}: install name @rpath/..."),
-        slice
-            .install_name
-            .as_deref()
-            .is_some_and(|n| n.starts_with("@rpath/")),
-    );
-    println!("{label}: exports {:?}", slice.exports);
-    tally.step(
-        &format!("{label}: exports exactly _{ENTRY_SYMBOL} (export trie)"),
-        slice.exports == [format!("_{ENTRY_SYMBOL}")],
-    );
-    println!("{label}: links {}", slice.linked.join(", "));
-    let unexpected: Vec<&String> = slice
-        .linked
-        .iter()
-        .filter(|l| !MAC_SYSTEM_PREFIXES.iter().any(|p| l.starts_with(p)))
-        .collect();
-    tally.step(
-        &format!("{label}: links only libraries every Mac has {unexpected:?}"),
-        slice
-            .linked
-            .iter()
-            .any(|l| l == "/usr/lib/libSystem.B.dylib")
-            && unexpected.is_empty(),
-    );
-    let len = slice.range.len();
-    println!(
-        "{label}: code signature {:?}, __LINKEDIT ends at {:?}, slice of {len} bytes",
-        slice.signature, slice.linkedit_end
-    );
-    tally.step(
-        &format!("{label}: a code signature, last in __LINKEDIT and in the slice"),
-        slice.signature.as_ref().is_some_and(|s| s.end == len) && slice.linkedit_end == Some(len),
-    );
-}
-
-/// The problems `rcodesign verify` lists, as (slice index, text): its lines `@N: TEXT`.
-fn verify_problems(text: &str) -> Vec<(usize, String)> {
-    text.lines()
-        .filter_map(|line| {
-            let (index, problem) = line.strip_prefix('@')?.split_once(": ")?;
-            Some((index.parse().ok()?, problem.to_owned()))
-        })
-        .collect()
-}
-
-/// Each slice signed ad hoc (print-signature-info), every slice's code directory verified
-/// by `rcodesign verify` with no problem but the ad-hoc signature's empty CMS blob, and the
-/// same verifier failing with a digest mismatch in each slice of a copy with one byte of
-/// each slice's code changed (a control). rcodesign's own reading of each slice's
-/// deployment target agrees with macho.rs's.
-fn check_signatures(
-    package: &Package,
-    name: &str,
-    library: &Path,
-    bytes: &[u8],
-    found: &[Slice],
-    tally: &mut Tally,
-) -> Result<(), String> {
-    let check = SignatureCheck {
-        rcodesign: apple_tool(&package.cross, "rcodesign"),
-        name,
-        library,
-        found,
-    };
-    check.adhoc_signed(tally)?;
-    check.verified(tally)?;
-    check.verify_control(&package.dir, bytes, tally)?;
-    check.deployment_targets(tally)
-}
-
-/// rcodesign run on the library `name` at `library`, whose slices macho.rs `found`.
-struct SignatureCheck<'a> {
-    rcodesign: PathBuf,
-    name: &'a str,
-    library: &'a Path,
-    found: &'a [Slice],
-}
-
-impl SignatureCheck<'_> {
-    /// Whether `rcodesign ARGS… LIBRARY` succeeded, and its output.
-    fn run(&self, args: &[&str]) -> Result<(bool, String), String> {
-        output(Command::new(&self.rcodesign).args(args).arg(self.library))
-    }
-
-    /// Each slice has an ad-hoc signature, as `rcodesign print-signature-info` reads it.
-    fn adhoc_signed(&self, tally: &mut Tally) -> Result<(), String> {
-        let name = self.name;
-        let (_, info) = self.run(&["print-signature-info"])?;
-        let adhoc = info.matches("flags: CodeSignatureFlags(ADHOC)").count();
-        println!(
-            "{name}: {adhoc} of {} slices signed ad hoc",
-            self.found.len()
-        );
-        tally.step(
-            &format!("{name}: each slice has an ad-hoc signature"),
-            !self.found.is_empty() && adhoc == self.found.len(),
-        );
-        Ok(())
-    }
-
-    /// `rcodesign verify` finds no problem in any slice but the ad-hoc signature's empty CMS
-    /// blob, which it notes once for each slice.
-    fn verified(&self, tally: &mut Tally) -> Result<(), String> {
-        let name = self.name;
-        let (_, text) = self.run(&["verify"])?;
-        let problems = verify_problems(&text);
-        println!("{name}: rcodesign verify: {problems:?}");
-        let notes: Vec<usize> = problems
-            .iter()
-            .filter(|(_, p)| p.starts_with(ADHOC_CMS_NOTE))
-            .map(|(i, _)| *i)
-            .collect();
-        let others: Vec<&(usize, String)> = problems
-            .iter()
-            .filter(|(_, p)| !p.starts_with(ADHOC_CMS_NOTE))
-            .collect();
-        tally.step(
-            &format!("{name}: rcodesign verify finds every slice's code as signed {others:?}"),
-            notes == (0..self.found.len()).collect::<Vec<_>>() && others.is_empty(),
-        );
-        Ok(())
-    }
-
-    /// The control: `rcodesign verify` fails with a digest mismatch in each slice of a copy
-    /// (written under `dir`/check) with one byte of each slice's code changed.
-    fn verify_control(&self, dir: &Path, bytes: &[u8], tally: &mut Tally) -> Result<(), String> {
-        let mut changed = bytes.to_vec();
-        for slice in self.found {
-            // A quarter into the slice: in its code (__TEXT is most of the file), which the
-            // signature's page hashes cover.
-            changed[slice.range.start + slice.range.len() / 4] ^= 0xff;
-        }
-        let control = dir.join("check/control.dylib");
-        fs::create_dir_all(dir.join("check")).map_err(|e| e.to_string())?;
-        fs::write(&control, changed).map_err(|e| format!("{}: {e}", control.display()))?;
-        let (ok, text) = output(Command::new(&self.rcodesign).arg("verify").arg(&control))?;
-        let mut mismatched: Vec<usize> = verify_problems(&text)
-            .into_iter()
-            .filter(|(_, p)| p.starts_with("code digest mismatch"))
-            .map(|(i, _)| i)
-            .collect();
-        mismatched.dedup();
-        println!("control: rcodesign verify finds a changed page in slices {mismatched:?}");
-        tally.step(
-            "rcodesign verify fails on a copy with a byte changed in each slice (control)",
-            !ok && mismatched == (0..self.found.len()).collect::<Vec<_>>(),
-        );
-        Ok(())
-    }
-
-    /// rcodesign reads each slice's minimum macOS as macho.rs does.
-    fn deployment_targets(&self, tally: &mut Tally) -> Result<(), String> {
-        let name = self.name;
-        let mut agree = !self.found.is_empty();
-        for (i, slice) in self.found.iter().enumerate() {
-            let (_, target) = self.run(&[
-                "extract",
-                "--universal-index",
-                &i.to_string(),
-                "macho-target",
-            ])?;
-            let theirs = target
-                .lines()
-                .find_map(|l| l.strip_prefix("Minimum OS: "))
-                .map(str::to_owned);
-            let ours = slice.min_macos.map(|(a, b, c)| format!("{a}.{b}.{c}"));
-            println!("{name} slice {i}: rcodesign reads minimum OS {theirs:?}");
-            agree &= theirs.is_some() && theirs == ours;
-        }
-        tally.step(
-            &format!("{name}: rcodesign reads the same deployment targets"),
-            agree,
-        );
-        Ok(())
-    }
-}
-
-/// Whether `dir` is a mount point now (/proc/self/mountinfo's fifth field).
-fn is_mount_point(dir: &Path) -> bool {
-    let dir = dir.to_string_lossy();
-    fs::read_to_string("/proc/self/mountinfo")
-        .unwrap_or_default()
-        .lines()
-        .any(|l| l.split(' ').nth(4) == Some(&*dir))
-}
-
-/// Each DLL (single and double precision) loaded in Wine 10 by a mingw-built program:
-/// LoadLibrary and GetProcAddress("gdext_rust_init"); then the same program on a DLL
-/// without the symbol, which must fail. Wine runs in a chroot of a Debian sid root, in new
-/// mount and PID namespaces whose /proc (--mount-proc) goes away with them: nothing stays
-/// mounted, and wineserver ends with the run.
-fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), String> {
-    let root = provision("wine")?;
-    let work = root.join("tmp/fvc-check");
-    let _ = fs::remove_dir_all(&work);
-    fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-    fs::write(work.join("loader.c"), LOADER_C).map_err(|e| e.to_string())?;
-    fs::write(work.join("control.c"), CONTROL_C).map_err(|e| e.to_string())?;
-    let gcc = WINDOWS_X86_64.tool(&package.cross, "gcc");
-    for args in [
-        ["-O2", "-Wall", "-o", "loader.exe", "loader.c"].as_slice(),
-        ["-shared", "-o", "control.dll", "control.c"].as_slice(),
-    ] {
-        let (ok, text) = output(Command::new(&gcc).current_dir(&work).args(args))?;
-        if !ok {
-            return Err(format!("{} {}: {text}", gcc.display(), args.join(" ")));
-        }
-    }
-    let dlls: Vec<Library> = libraries()
-        .into_iter()
-        .filter(|l| l.platform.os == WINDOWS_X86_64.os)
-        .collect();
-    for dll in &dlls {
-        fs::copy(&package.built(dll).staged, work.join(dll.file())).map_err(|e| e.to_string())?;
-    }
-
-    let wine = |dll: &str| -> Result<(bool, String), String> {
-        let script = "cd /tmp/fvc-check && wine --version && wine loader.exe \"$1\"; status=$?; \
-                      for server in /usr/lib/*/wine/wineserver /usr/lib/wine/wineserver; do \
-                      [ -x \"$server\" ] && \"$server\" -w && break; done; exit $status";
-        let mut cmd = niced("unshare");
-        cmd.args(["--mount", "--pid", "--fork"])
-            .arg(format!("--mount-proc={}", root.join("proc").display()))
-            .arg("chroot")
-            .arg(&root)
-            .args([
-                "/usr/bin/env",
-                "-i",
-                "PATH=/usr/bin:/bin",
-                "HOME=/root",
-                "WINEDEBUG=-all",
-            ])
-            .args(["WINEPREFIX=/root/.wine-fvc", "XDG_RUNTIME_DIR=/tmp"])
-            .args(["/bin/sh", "-c", script, "sh", dll]);
-        let started = Instant::now();
-        let result = output(&mut cmd)?;
-        println!(
-            "in Wine ({dll}, {:.1} s):\n{}",
-            started.elapsed().as_secs_f64(),
-            result.1.trim_end()
-        );
-        Ok(result)
-    };
-    for dll in &dlls {
-        let (ok, text) = wine(&dll.file())?;
-        tally.step(
-            &format!(
-                "{}: LoadLibrary + GetProcAddress(gdext_rust_init) in Wine 10",
-                dll.name()
-            ),
-            ok && text.contains("wine-10")
-                && text.contains("GetProcAddress(gdext_rust_init) succeeded"),
-        );
-    }
-    let (ok, text) = wine("control.dll")?;
-    tally.step(
-        "the Wine loader fails on a DLL without gdext_rust_init (control)",
-        !ok && text.contains("GetProcAddress(control.dll, gdext_rust_init) failed"),
-    );
-    tally.step(
-        "no /proc left mounted in the Wine root",
-        !is_mount_point(&root.join("proc")),
-    );
-    Ok(())
-}
-
-/// A fresh Godot project in `dir` with the zip unpacked into it and `files` of the bundled
-/// project copied (folders too), imported by the editor `godot`, which registers the
-/// extension from the zip's .gdextension.
-fn fresh_project(
-    package: &Package,
-    godot: &Path,
-    dir: &Path,
-    files: &[&str],
-    project_godot: &str,
-) -> Result<(), String> {
-    let _ = fs::remove_dir_all(dir);
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    fs::write(dir.join("project.godot"), project_godot).map_err(|e| e.to_string())?;
-    let bundled = project_dir().join("godot_project");
-    for file in files {
-        copy_tree(&bundled.join(file), &dir.join(file))?;
-    }
-    zip_tool(&["extract", &path_str(&package.zip), &path_str(dir)])?;
-    import_project_at(godot, dir)?;
-    let extensions = fs::read_to_string(dir.join(".godot/extension_list.cfg")).unwrap_or_default();
-    if !extensions.contains(&format!("res://{ADDON}/")) {
-        return Err(format!(
-            "{}: the import registered no extension from the zip ({extensions:?})",
-            dir.display()
-        ));
-    }
-    Ok(())
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
-    if from.is_dir() {
-        fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-        for entry in fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
-            let entry = entry.map_err(|e| e.to_string())?;
-            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
-        }
-        Ok(())
-    } else {
-        fs::copy(from, to)
-            .map(drop)
-            .map_err(|e| format!("copying {}: {e}", from.display()))
-    }
-}
-
-/// The demo (a save game written and read by the codec and by the engine, compared) in a
-/// fresh project that has only the unpacked zip and the demo script.
-fn check_demo_project(package: &Package, godot: &Path, tally: &mut Tally) -> Result<(), String> {
-    let dir = package.dir.join("check/demo-project");
-    let project = "; A fresh project: the addon from the zip, and the demo.\nconfig_version=5\n\n\
-                   [application]\n\nconfig/name=\"FastVariantCodec package demo\"\n";
-    fresh_project(package, godot, &dir, &["demo"], project)?;
-    let mut cmd = Command::new(godot);
-    cmd.args(["--headless", "--path"])
-        .arg(&dir)
-        .args(["--script", "res://demo/demo.gd"]);
-    Setting::default_paths().apply(&mut cmd);
-    let (ok, lines) = run_echoing(&mut cmd)?;
-    tally.step(
-        &format!(
-            "{}: the demo runs in a fresh project with the unpacked zip",
-            LINUX_X86_64.library(Precision::Single).name()
-        ),
-        ok && lines.iter().any(|l| l == "codec and engine agree"),
-    );
-    Ok(())
-}
-
-/// Runs the test runner of the project in `dir` with `godot` (a command: the editor, or the
-/// arm64 one under qemu-user) and `args`; one step, passed when some tests ran and none
-/// failed.
-fn run_suites(
-    godot: &[&std::ffi::OsStr],
-    dir: &Path,
-    args: &[&str],
-    env: &[(&str, String)],
-    what: &str,
-    tally: &mut Tally,
-) -> Result<(), String> {
-    let mut cmd = niced("timeout");
-    cmd.arg(EMULATED_RUN_LIMIT)
-        .args(godot)
-        .args(["--headless", "--path"])
-        .arg(dir)
-        .args(["--", "--run-tests"])
-        .args(args);
-    Setting::default_paths().apply(&mut cmd);
-    cmd.envs(env.iter().map(|(k, v)| (k, v)));
-    let started = Instant::now();
-    let (ok, lines) = run_echoing(&mut cmd)?;
-    let (passed, failed) = counts(&lines, " passed, ");
-    println!(
-        "{what}: {passed} passed, {failed} failed in {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    tally.step(what, ok && passed > 0 && failed == 0);
-    Ok(())
-}
-
-/// The curated parity suite in the double-precision Godot built here
-/// (scripts/provision-engine-build.sh double), in a fresh project of the zip and the
-/// bundled project's tests, imported by that engine: it takes the `.double` entries of
-/// the .gdextension (a single-precision library would not initialize in it: gdext stops
-/// on a precision that is not its own), so the packaged linux.x86_64.double library runs.
-fn check_double_project(package: &Package, tally: &mut Tally) -> Result<(), String> {
-    let double = engine_build(DOUBLE_TAG)?;
-    let dir = package.dir.join("check/double-project");
-    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
-        .map_err(|e| e.to_string())?;
-    fresh_project(
-        package,
-        &double,
-        &dir,
-        &["test_runner", "tests", "fixtures"],
-        &project,
-    )?;
-    let (_, version) = output(Command::new(&double).arg("--version"))?;
-    println!(
-        "double-precision Godot {} ({})",
-        version.trim(),
-        double.display()
-    );
-    run_suites(
-        &[double.as_os_str()],
-        &dir,
-        &["--suite=parity_curated"],
-        &[],
-        &format!(
-            "{}: curated parity suite in the double-precision Godot (packaged library)",
-            LINUX_X86_64.library(Precision::Double).name()
-        ),
-        tally,
-    )
-}
-
-/// The curated parity suite with the packaged linux.x86_64 library, and in Debian's arm64
-/// Godot under qemu-user with the packaged linux.arm64 one, plus a bounded random parity
-/// run there, in a project of the zip and the bundled project's tests. The editor here
-/// imports it (20 times faster than under emulation; the import is the same on both).
-fn check_parity_projects(package: &Package, godot: &Path, tally: &mut Tally) -> Result<(), String> {
-    let dir = package.dir.join("check/parity-project");
-    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
-        .map_err(|e| e.to_string())?;
-    fresh_project(
-        package,
-        godot,
-        &dir,
-        &["test_runner", "tests", "fixtures"],
-        &project,
-    )?;
-
-    let native = [godot.as_os_str()];
-    run_suites(
-        &native,
-        &dir,
-        &["--suite=parity_curated"],
-        &[],
-        &format!(
-            "{}: curated parity suite (packaged library)",
-            LINUX_X86_64.library(Precision::Single).name()
-        ),
-        tally,
-    )?;
-
-    let arm64 = provision("godot-arm64")?;
-    let (_, version) = output(Command::new(&arm64).arg("--version"))?;
-    println!(
-        "{}: Debian's arm64 Godot {} under qemu-user",
-        LINUX_ARM64.library(Precision::Single).name(),
-        version.trim()
-    );
-    let emulated = [arm64.as_os_str()];
-    run_suites(
-        &emulated,
-        &dir,
-        &["--suite=parity_curated"],
-        &[],
-        &format!(
-            "{}: curated parity suite in arm64 Godot (qemu-user)",
-            LINUX_ARM64.library(Precision::Single).name()
-        ),
-        tally,
-    )?;
-    // A new seed each run (printed by the suite; FVC_SEED replays one), unless FVC_SEED is set.
-    let seed = std::env::var("FVC_SEED").unwrap_or_else(|_| {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
-        (now.as_secs() % 1_000_000_007).to_string()
-    });
-    let env = [
-        ("FVC_SEED", seed),
-        ("FVC_RANDOM_VALUES", ARM64_RANDOM_VALUES.to_owned()),
-    ];
-    run_suites(
-        &emulated,
-        &dir,
-        &["--suite=parity_random", "match_the_engine"],
-        &env,
-        &format!(
-            "{}: random parity ({ARM64_RANDOM_VALUES} values) in arm64 Godot (qemu-user)",
-            LINUX_ARM64.library(Precision::Single).name()
-        ),
-        tally,
-    )?;
     Ok(())
 }
 
@@ -964,30 +351,5 @@ mod tests {
         let (width, height) = png_size(&bytes).unwrap();
         assert_eq!(width, height);
         assert!(width >= 64);
-    }
-
-    #[test]
-    fn verify_problems_reads_the_index_and_text_of_each() {
-        let text = "signing\n@0: CMS error: missing further values (at position 0)\n\
-                    @1: code digest mismatch for entry 3; recorded digest ab\nError: problems\n";
-        assert_eq!(
-            verify_problems(text),
-            [
-                (
-                    0,
-                    "CMS error: missing further values (at position 0)".to_owned()
-                ),
-                (
-                    1,
-                    "code digest mismatch for entry 3; recorded digest ab".to_owned()
-                )
-            ]
-        );
-    }
-
-    #[test]
-    fn is_mount_point_sees_proc_and_not_a_plain_folder() {
-        assert!(is_mount_point(Path::new("/proc")));
-        assert!(!is_mount_point(&project_dir().join("rust")));
     }
 }
