@@ -278,7 +278,9 @@ make_root() {
 
 provision_wine() {
   local root="$cache_dir/wine/root"
-  if [ ! -x "$root/usr/bin/wine" ]; then
+  # usr/bin/wine is a link to /etc/alternatives/wine, which resolves inside the root only:
+  # the link itself tells that the root was made (make_root moves it in place when whole).
+  if [ ! -L "$root/usr/bin/wine" ] && [ ! -e "$root/usr/bin/wine" ]; then
     echo "provisioning Wine 10 (Debian sid) into $root (about two minutes, ~1.6 GB; its first run adds a 1.2 GB prefix)" >&2
     make_root --variant=apt --include=wine,wine64 "$root"
   fi
