@@ -105,13 +105,13 @@ impl Ffi {
                 (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);
             } else if utf32::has_long_chars(text) {
                 // Text of 3- and 4-byte characters is decoded here (it is valid UTF-8
-                // already: `decode_valid` has room for all its characters, and `set_len`
-                // keeps the ones it wrote), then copied by the engine's UTF-32
+                // already: `decode_by_chars` has room for all its characters, and
+                // `set_len` keeps the ones it wrote), then copied by the engine's UTF-32
                 // constructor, which changes none of valid characters: its UTF-8 one
                 // would check the text again and decode such characters slower. (It
                 // decodes text of 1- and 2-byte characters faster than the copy costs.)
                 let mut chars = Vec::with_capacity(text.chars().count());
-                let written = utf32::decode_valid(text, chars.spare_capacity_mut());
+                let written = utf32::decode_by_chars(text, chars.spare_capacity_mut());
                 chars.set_len(written);
                 (self.string_from_utf32)(dest, chars.as_ptr(), written as i64);
             } else {

@@ -51,7 +51,7 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Op
         let (c, len) = match lead {
             0 => break,
             0x01..=0x7F => (lead, 1),
-            0xC2..=0xDF => (((lead & 0x1F) << 6) | cont(at + 1)?, 2),
+            0xC2..=0xDF => (two_byte_char(lead, cont(at + 1)?), 2),
             0xE0..=0xEF => {
                 let c = ((lead & 0x0F) << 12) | (cont(at + 1)? << 6) | cont(at + 2)?;
                 if c < 0x800 || (0xD800..0xE000).contains(&c) {
@@ -140,8 +140,8 @@ fn decode_one_or_two_byte_chars(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) ->
         let (c, len) = if lead < 0x80 {
             (lead, 1)
         } else {
-            let cont = bytes.get(at + 1).map_or(0, |&b| u32::from(b) & 0x3F);
-            (((lead & 0x1F) << 6) | cont, 2)
+            let cont = bytes.get(at + 1).map_or(0, |&b| u32::from(b));
+            (two_byte_char(lead, cont), 2)
         };
         chars[count] = MaybeUninit::new(c);
         count += 1;
@@ -150,13 +150,15 @@ fn decode_one_or_two_byte_chars(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) ->
     count
 }
 
-/// [`decode_valid`] by `str::chars`. Kept out of line: inlined into its caller, the loop
-/// compiled to slower code (docs/BENCHMARKS.md, 2026-11-28).
+/// The characters of `text` written into `chars` by `str::chars`, how many: what
+/// [`decode_valid`] does with text of 3- and 4-byte characters (for a caller that knows
+/// the text has them: [`has_long_chars`]). Kept out of line: inlined into its caller, the
+/// loop compiled to slower code (docs/BENCHMARKS.md, 2026-11-28).
 ///
 /// # Safety
 /// As for [`decode_valid`]: `chars` has room for every character of `text`.
 #[inline(never)]
-unsafe fn decode_by_chars(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
+pub unsafe fn decode_by_chars(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
     let data = chars.as_mut_ptr();
     let mut count = 0;
     for c in text.chars() {
@@ -177,9 +179,16 @@ fn four_two_byte_chars(word: u64) -> Option<[u32; 4]> {
     (word & TOP_BITS == PATTERN).then(|| {
         std::array::from_fn(|i| {
             let pair = (word >> (16 * i)) as u32;
-            ((pair & 0x1F) << 6) | ((pair >> 8) & 0x3F)
+            two_byte_char(pair, pair >> 8)
         })
     })
+}
+
+/// The character of a 2-byte sequence: the lead byte's low 5 bits, then the
+/// continuation byte's low 6 (bits above either are ignored).
+#[inline(always)]
+fn two_byte_char(lead: u32, cont: u32) -> u32 {
+    ((lead & 0x1F) << 6) | (cont & 0x3F)
 }
 
 /// How many of the 16 bytes of `block` are ASCII other than NUL before the first that is

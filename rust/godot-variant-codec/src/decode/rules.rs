@@ -8,6 +8,7 @@ use crate::header::{
     NODE_PATH_OBSOLETE_PROPERTY,
 };
 use crate::script::{is_script_path, Side};
+use crate::text::writes_subpath;
 use crate::types::{Component, Generation, Godot2Type, VariantType};
 use crate::value::{ContainerType, NodePath, Value};
 use crate::wire::{
@@ -285,8 +286,9 @@ fn join_node_path(
         len += length;
         reader.skip_unchecked(4 + length + padding(length));
     }
-    // A lone empty subname is no subpath: its `:` is dropped.
-    if total - name_count == 1 && len == subpath_at + 1 {
+    // A subpath that is not written (one empty subname) drops its `:`.
+    let subnames = (total - name_count) as usize;
+    if subnames > 0 && !writes_subpath(subnames, len == subpath_at + 1) {
         len = subpath_at;
     }
     *r = reader;
@@ -838,13 +840,17 @@ mod tests {
         }
     }
 
-    /// A path of many short parts, longer than the room, and counts that wrap are read as
-    /// the reference reads them.
+    /// A path of many short parts, longer than the room, counts that wrap and empty parts
+    /// are read as the reference reads them.
     #[test]
-    fn long_and_wrapping_node_paths_are_the_joined_parts() {
+    fn long_wrapping_and_empty_node_paths_are_the_joined_parts() {
         let many = node_path_bytes(NODE_PATH_NEW_FORMAT | 40, 2, 1, &[1; 42]);
         let wrapping = node_path_bytes(NODE_PATH_NEW_FORMAT | 3, u32::MAX - 1, 0, &[0, 1, 2]);
-        for bytes in [many, wrapping] {
+        // One empty subname (no subpath), two (a subpath of `::`), an empty name.
+        let lone_empty = node_path_bytes(NODE_PATH_NEW_FORMAT | 1, 1, 0, &[0, 3]);
+        let two_empty = node_path_bytes(NODE_PATH_NEW_FORMAT | 1, 2, 1, &[0, 3, 3]);
+        let empty_name = node_path_bytes(NODE_PATH_NEW_FORMAT | 2, 0, 1, &[3, 0]);
+        for bytes in [many, wrapping, lone_empty, two_empty, empty_name] {
             for generation in Generation::ALL {
                 let mut r = Reader::new(&bytes, 0);
                 let (mut room, mut out) = ([0; NODE_PATH_ROOM], String::new());

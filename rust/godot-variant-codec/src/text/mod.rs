@@ -60,8 +60,8 @@ pub(crate) fn write_node_path<'a>(
     names: impl Iterator<Item = &'a str>,
     subnames: impl ExactSizeIterator<Item = &'a str> + Clone,
 ) -> std::fmt::Result {
-    // The subpath is written when its joined text is not empty.
-    let subpath = subnames.len() > 1 || subnames.clone().any(|s| !s.is_empty());
+    let first_is_empty = subnames.clone().next().is_none_or(str::is_empty);
+    let subpath = writes_subpath(subnames.len(), first_is_empty);
     if absolute {
         out.write_char('/')?;
     }
@@ -78,6 +78,12 @@ pub(crate) fn write_node_path<'a>(
         }
     }
     Ok(())
+}
+
+/// Whether a NodePath's text has its subpath (`:` and the subnames joined by `:`): when
+/// their join is not empty, i.e. but for no subname or one empty one.
+pub(crate) fn writes_subpath(subname_count: usize, first_is_empty: bool) -> bool {
+    subname_count > 1 || (subname_count == 1 && !first_is_empty)
 }
 
 /// The engine's `NodePath(String)` of `text` (see `NodePath::from(&str)`). The engine's
