@@ -544,7 +544,7 @@ func test_texts_of_every_script_match_the_engine() -> void:
 
 ## Texts that are not valid UTF-8 (overlong forms, surrogates, values above U+10FFFF, cut
 ## and stray sequences), alone or after valid text, short and long, before or after a NUL
-## (where the text ends), as a String, in a PackedStringArray, an Array and as a Dictionary
+## (where the text ends), some followed by valid text, as a String, in a PackedStringArray, an Array and as a Dictionary
 ## key: decoded as the engine decodes them (refused, or the text up to the NUL).
 func test_invalid_utf8_matches_the_engine() -> void:
 	var codec := FastVariantCodec.new()
@@ -558,7 +558,8 @@ func test_invalid_utf8_matches_the_engine() -> void:
 		"lead then ASCII": [0xC3, 0x28],
 	}
 	var befores := {"alone": "", "after ASCII": "abc", "after a long text": "é".repeat(40) + "x".repeat(30),
-			"after 600 bytes": "日".repeat(200)}
+			"after 600 bytes": "日".repeat(200), "after 600 bytes of ASCII": "x".repeat(600),
+			"after 700 bytes of 2-byte text": "ж".repeat(350)}
 	for fault in faults:
 		for before in befores:
 			for after_nul in [false, true]:
@@ -566,6 +567,9 @@ func test_invalid_utf8_matches_the_engine() -> void:
 				if after_nul:
 					text.append(0)
 				text.append_array(PackedByteArray(faults[fault]))
+				# Valid text after the fault, past a 16-byte block, in some of the cases.
+				if before.ends_with("text"):
+					text.append_array(("ж".repeat(12) + "x".repeat(20)).to_utf8_buffer())
 				var padded := u32s([text.size()]) + text
 				padded.resize(padded.size() + (4 - text.size() % 4) % 4)
 				var name := "%s %s%s" % [fault, before, " after a NUL" if after_nul else ""]

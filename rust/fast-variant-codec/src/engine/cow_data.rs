@@ -470,8 +470,7 @@ impl Buffers {
             return None;
         }
         // SAFETY: the buffer holds `room + 1` characters; the first `len` (at most `room`)
-        // are written here and the NUL after them by `string_of`, once the size word says
-        // `len + 1`.
+        // are written here and the NUL after them by `string_of_written`.
         unsafe {
             let len = if room == bytes.len() {
                 let mut all = 0;
@@ -487,13 +486,33 @@ impl Buffers {
             } else {
                 write_chars(data, room, text)
             };
-            if len != room {
-                data.cast::<u8>()
-                    .sub(SIZE_BEFORE)
-                    .cast::<u64>()
-                    .write(len as u64 + 1);
+            Some(string_of_written(data, room, len))
+        }
+    }
+
+    /// A new String of the text `bytes` hold up to their first NUL, when they are valid
+    /// UTF-8, checked and decoded straight into its buffer (see
+    /// [`utf32::decode_checked_into`]), made with room for the characters the text would
+    /// have whole ([`utf32::count_chars`]; a NUL in it leaves the rest as capacity, as after
+    /// the engine's own growth). `None` when the text is not valid or the allocation failed.
+    pub fn string_from_utf8(&self, bytes: &[u8]) -> Option<GString> {
+        let room = utf32::count_chars(bytes);
+        let data = self.allocate::<u32>(room + 1);
+        if data.is_null() {
+            return None;
+        }
+        // SAFETY: the buffer holds `room + 1` characters, of which the decoder writes at
+        // most `room` (all the text can have) and `string_of_written` the NUL after them; a
+        // buffer not taken is freed once, here.
+        unsafe {
+            let chars = std::slice::from_raw_parts_mut(data.cast(), room);
+            match utf32::decode_checked_into(bytes, chars) {
+                Some(len) if len > 0 => Some(string_of_written(data, room, len)),
+                made => {
+                    self.free_block(data.cast::<u8>().sub(DATA_OFFSET));
+                    made.map(|_| GString::new())
+                }
             }
-            Some(string_of(data, len))
         }
     }
 
@@ -575,6 +594,26 @@ unsafe fn string_of(data: *mut u32, len: usize) -> GString {
     unsafe {
         data.add(len).write(0);
         GString::new_with_uninit(|dest| dest.cast::<*mut u32>().write(data))
+    }
+}
+
+/// [`string_of`] for a buffer made for `room + 1` characters (its size word says so) of
+/// which the first `len` (at most `room`) are written: the size word set to `len + 1` first
+/// when they are fewer (the rest stays capacity, as after the engine's own growth).
+///
+/// # Safety
+/// As for `string_of`, but for the size word.
+#[inline(always)]
+unsafe fn string_of_written(data: *mut u32, room: usize, len: usize) -> GString {
+    // SAFETY: as the caller promises; the size word is the buffer's.
+    unsafe {
+        if len != room {
+            data.cast::<u8>()
+                .sub(SIZE_BEFORE)
+                .cast::<u64>()
+                .write(len as u64 + 1);
+        }
+        string_of(data, len)
     }
 }
 

@@ -103,7 +103,7 @@ impl Ffi {
                 slot.write(gstring(text));
             } else if text.is_ascii() {
                 (self.string_from_latin1)(dest, text.as_ptr().cast(), text.len() as i64);
-            } else if utf32::has_long_chars(text) {
+            } else if utf32::has_long_chars(text.as_bytes()) {
                 // Text of 3- and 4-byte characters is decoded here (it is valid UTF-8
                 // already: `decode_by_chars` has room for all its characters, and
                 // `set_len` keeps the ones it wrote), then copied by the engine's UTF-32
@@ -121,27 +121,60 @@ impl Ffi {
     }
 
     /// Makes in `slot` (as [`make_string`](Self::make_string) does) the String of the text
-    /// `bytes` hold up to their first NUL, when they are valid UTF-8 and at most
-    /// [`utf32::STACK_MAX`] and not ASCII: checked and decoded in one pass on the stack (see
-    /// [`utf32::decode_checked`]), then copied into the String's buffer (made directly when
-    /// the engine's layout is known, else by the engine's UTF-32 constructor, which checks
-    /// each character and changes none of valid text). Returns whether it did; else `slot`
-    /// is left as it was, for the caller to read the text by the decoder's rules (and to
-    /// get their error) and make it from that.
+    /// `bytes` hold up to their first NUL, when they are valid UTF-8: checked and decoded
+    /// in one pass. A text of up to [`utf32::STACK_MAX`] bytes (not ASCII) or
+    /// [`utf32::MEDIUM_MAX`] is decoded on the stack (see [`utf32::decode_checked`],
+    /// [`utf32::decode_checked_medium`]), then copied into the String's buffer (made
+    /// directly when the engine's layout is known, else by the engine's UTF-32
+    /// constructor, which checks each character and changes none of valid text); a longer
+    /// one, when the layout is known, straight into the String's buffer
+    /// ([`Buffers::string_from_utf8`](crate::engine::cow_data::Buffers::string_from_utf8)).
+    /// Returns whether it did; else `slot` is left as it was, for the caller to read the
+    /// text by the decoder's rules (and to get their error) and make it from that.
     ///
     /// # Safety
     /// As for `make_string`.
     #[inline]
     pub unsafe fn make_string_from_utf8(&self, slot: *mut GString, bytes: &[u8]) -> bool {
-        // ASCII is made faster from the checked text: widened straight into the String's
-        // buffer, or by the engine's Latin-1 constructor.
-        if bytes.len() > utf32::STACK_MAX || bytes.is_ascii() {
-            return false;
+        if bytes.len() <= utf32::STACK_MAX {
+            // ASCII is made faster from the checked text: widened straight into the
+            // String's buffer, or by the engine's Latin-1 constructor.
+            if bytes.is_ascii() {
+                return false;
+            }
+            let mut chars = utf32::chars_buffer();
+            // SAFETY: as the caller promises.
+            utf32::decode_checked(bytes, &mut chars)
+                .is_some_and(|chars| unsafe { self.make_string_of_chars(slot, chars) })
+        } else if bytes.len() <= utf32::MEDIUM_MAX && (self.buffers.is_some() || !bytes.is_ascii())
+        {
+            // (Without the layout, ASCII goes to the engine's Latin-1 constructor, which
+            // takes it faster than its UTF-32 one.)
+            let mut chars = utf32::medium_chars_buffer();
+            // SAFETY: as the caller promises.
+            utf32::decode_checked_medium(bytes, &mut chars)
+                .is_some_and(|chars| unsafe { self.make_string_of_chars(slot, chars) })
+        } else if let Some(buffers) = self.buffers {
+            // A long text: counted, then decoded straight into its String's buffer.
+            match buffers.string_from_utf8(bytes) {
+                Some(s) => {
+                    // SAFETY: as the caller promises.
+                    unsafe { slot.write(s) };
+                    true
+                }
+                None => false,
+            }
+        } else {
+            false
         }
-        let mut chars = utf32::chars_buffer();
-        let Some(chars) = utf32::decode_checked(bytes, &mut chars) else {
-            return false;
-        };
+    }
+
+    /// Makes in `slot` the String of `chars` (characters without NUL); whether it did.
+    ///
+    /// # Safety
+    /// As for `make_string`.
+    #[inline(always)]
+    unsafe fn make_string_of_chars(&self, slot: *mut GString, chars: &[u32]) -> bool {
         match self.buffers {
             Some(buffers) => match buffers.string_of_chars(chars) {
                 Some(s) => {

@@ -4,10 +4,13 @@
 
 use std::mem::MaybeUninit;
 
-/// The most bytes of a text decoded into a buffer on the stack, then copied into one of
-/// exactly its length: texts of up to 16 characters in any script. Past this, checking the
-/// text with SIMD first (simdutf8), then decoding it, is as fast or faster for text of
-/// 3- and 4-byte characters (measured: docs/BENCHMARKS.md, 2026-11-28).
+use godot_variant_codec::wire::text_until_nul;
+
+/// The most bytes of a text decoded into a buffer on the stack character by character,
+/// then copied into one of exactly its length: texts of up to 16 characters in any script.
+/// Past this, text of 3- and 4-byte characters is faster checked with SIMD first
+/// (simdutf8), then decoded (see [`decode_checked_into`]; measured: docs/BENCHMARKS.md,
+/// 2026-11-28).
 pub const STACK_MAX: usize = 64;
 
 /// Room for the characters of a text of up to [`STACK_MAX`] bytes.
@@ -18,15 +21,102 @@ pub fn chars_buffer() -> Chars {
     [MaybeUninit::uninit(); STACK_MAX]
 }
 
+/// The most bytes of a text decoded into a buffer on the stack (see
+/// [`decode_checked_medium`]), then copied into one of exactly its length: for texts of up
+/// to a few hundred characters, the copy costs less than counting the characters first
+/// to make a buffer of their length (measured: docs/BENCHMARKS.md, 2026-11-28).
+pub const MEDIUM_MAX: usize = 512;
+
+/// Room for the characters of a text of up to [`MEDIUM_MAX`] bytes.
+pub type MediumChars = [MaybeUninit<u32>; MEDIUM_MAX];
+
+/// A buffer for [`decode_checked_medium`], not initialized.
+pub fn medium_chars_buffer() -> MediumChars {
+    [MaybeUninit::uninit(); MEDIUM_MAX]
+}
+
 /// The characters of `bytes`, up to the first NUL, written into `chars`; `None` when those
 /// bytes are not valid UTF-8 by `str`'s rules (no overlong forms, surrogates, values above
 /// U+10FFFF or cut sequences) or have more characters than `chars` has room for, else the
-/// characters written. ASCII is taken 16 bytes at a time; a `str` would be checked first
-/// and decoded after.
+/// characters written. A `str` would be checked first and decoded after.
 #[inline]
 pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Option<&'c [u32]> {
+    let (_, count) = decode_checked_with::<true>(bytes, chars)?;
+    // SAFETY: the first `count` characters were written.
+    Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
+}
+
+/// [`decode_checked`] for a text of up to [`MEDIUM_MAX`] bytes (`None` past it), by
+/// [`decode_checked_into`].
+#[inline]
+pub fn decode_checked_medium<'c>(bytes: &[u8], chars: &'c mut MediumChars) -> Option<&'c [u32]> {
+    if bytes.len() > MEDIUM_MAX {
+        return None;
+    }
+    // SAFETY: room for as many characters as the text has bytes.
+    let count = unsafe { decode_checked_into(bytes, chars) }?;
+    // SAFETY: the first `count` characters were written.
+    Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
+}
+
+/// How many characters `bytes` hold if they are valid UTF-8: the bytes that are not
+/// continuation bytes (`10xxxxxx`), marked 8 at a time as a 1 in a byte-sized counter of
+/// a word, whose counters are summed every 255 words, before they could overflow.
+pub fn count_chars(bytes: &[u8]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const EVEN_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+    // Bit 7 clear or bit 6 set: not a continuation byte.
+    let chars = |word: &[u8; 8]| {
+        let word = u64::from_le_bytes(*word);
+        ((!word >> 7) | (word >> 6)) & ONES
+    };
+    // The eight counters summed: into four 16-bit ones, then by the multiply into the top.
+    let sum = |counters: u64| {
+        let pairs = (counters & EVEN_BYTES) + ((counters >> 8) & EVEN_BYTES);
+        (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
+    };
+    let (words, tail) = bytes.as_chunks::<8>();
+    let in_words: usize = words
+        .chunks(255)
+        .map(|run| sum(run.iter().map(chars).sum()))
+        .sum();
+    in_words + tail.iter().filter(|&&b| b as i8 >= -0x40).count()
+}
+
+/// The characters of `bytes`, up to the first NUL, written into `chars`; how many, or
+/// `None` as for [`decode_checked`]. Characters of 1 and 2 bytes are taken in runs, as
+/// long as there are no others (ASCII, accented Latin, Cyrillic, Greek, Hebrew, Arabic);
+/// from the first character of 3 or 4 bytes on (CJK, emoji), the rest is checked with SIMD
+/// and decoded by `str::chars`, which is faster for such characters.
+///
+/// # Safety
+/// `chars` must have room for [`count_chars`]`(bytes)` characters or more.
+#[inline]
+pub unsafe fn decode_checked_into(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> Option<usize> {
+    let (at, count) = decode_checked_with::<false>(bytes, chars)?;
+    if bytes.get(at).is_none_or(|&lead| lead < 0xE0) {
+        return Some(count);
+    }
+    let rest = text_until_nul(&bytes[at..])?;
+    // SAFETY: the text up to `at` is valid and has `count` characters, one for each byte
+    // of it that is not a continuation byte, as the rest has: the room left (the caller's
+    // promise) is enough for all of the rest's.
+    Some(count + unsafe { decode_by_chars(rest, &mut chars[count..]) })
+}
+
+/// The checked decoder: runs of ASCII widened 16 at a time, runs of 2-byte characters
+/// decoded four at a time from one 8-byte word (while 16 bytes are left), the others one
+/// at a time, up to the first NUL or the end; with `LONG_CHARS`
+/// false, up to the first character of 3 or 4 bytes (its lead byte at the offset
+/// returned), not checked. Returns the offset where it stopped and how many characters
+/// it wrote (the first in `chars`); `None` for text that is not valid (up to there) or
+/// more characters than `chars` has room for.
+#[inline(always)]
+fn decode_checked_with<const LONG_CHARS: bool>(
+    bytes: &[u8],
+    chars: &mut [MaybeUninit<u32>],
+) -> Option<(usize, usize)> {
     let end = bytes.len();
-    let room = chars.len();
     let byte = |at: usize| bytes.get(at).map_or(0, |&b| u32::from(b));
     let cont = |at: usize| {
         let b = byte(at);
@@ -36,22 +126,24 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Op
     let mut count = 0;
     while at < end {
         let lead = byte(at);
-        // A run of ASCII: the 16 bytes from its start widened, as many counted as are ASCII
-        // (at least this one, unless it is the NUL).
-        if lead < 0x80 && at + 16 <= end && count + 16 <= room {
-            let block: &[u8; 16] = bytes[at..at + 16].try_into().ok()?;
-            let ascii = ascii_prefix(block);
-            widen16(block, &mut chars[count..count + 16]);
-            at += ascii;
-            count += ascii;
-            if ascii > 0 {
-                continue;
-            }
+        // A run of 1- or 2-byte characters, taken in blocks (see `ascii_run`, `two_byte_run`).
+        // (Shorter texts and ends go one character at a time, with no call set up for it.)
+        let (read, written) = match lead {
+            _ if end - at < 16 => (0, 0),
+            0x01..=0x7F => ascii_run(&bytes[at..], &mut chars[count..]),
+            0xC2..=0xDF => two_byte_run::<true>(&bytes[at..], &mut chars[count..]),
+            _ => (0, 0),
+        };
+        if read > 0 {
+            at += read;
+            count += written;
+            continue;
         }
         let (c, len) = match lead {
-            0 => break,
             0x01..=0x7F => (lead, 1),
             0xC2..=0xDF => (two_byte_char(lead, cont(at + 1)?), 2),
+            0 => break,
+            0xE0.. if !LONG_CHARS => break,
             0xE0..=0xEF => {
                 let c = ((lead & 0x0F) << 12) | (cont(at + 1)? << 6) | cont(at + 2)?;
                 if c < 0x800 || (0xD800..0xE000).contains(&c) {
@@ -75,10 +167,11 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Op
         count += 1;
         at += len;
     }
-    // A sequence cut by the end had its missing bytes read as 0, not a continuation.
-    // SAFETY: the first `count` characters were written above (by `widen16` or one at a
-    // time; a block's characters past its ASCII prefix are rewritten before being counted).
-    Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
+    // A sequence cut by the end had its missing bytes read as 0, not a continuation: the
+    // first `count` characters were written above (by `widen16`, four at a time or one at
+    // a time; a block's characters past its ASCII prefix are rewritten before being
+    // counted).
+    Some((at, count))
 }
 
 /// The characters of `text` written into `chars`; how many (all of them). The text is
@@ -90,7 +183,7 @@ pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Op
 /// # Safety
 /// `chars` must have room for every character of `text` (`text.chars().count()`).
 pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
-    if !has_long_chars(text) {
+    if !has_long_chars(text.as_bytes()) {
         decode_one_or_two_byte_chars(text.as_bytes(), chars)
     } else {
         // SAFETY: as the caller promises.
@@ -98,12 +191,12 @@ pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize 
     }
 }
 
-/// Whether `text` has characters of 3 or 4 bytes (CJK, emoji, …): a lead byte of 0xE0 or
+/// Whether `bytes` have characters of 3 or 4 bytes (CJK, emoji, …): a lead byte of 0xE0 or
 /// above, looked for 64 bytes at a time (the largest of each 64 in a loop the compiler
 /// vectorizes) until one is found.
-pub fn has_long_chars(text: &str) -> bool {
+pub fn has_long_chars(bytes: &[u8]) -> bool {
     let long_lead = |bytes: &[u8]| bytes.iter().fold(0, |max, &b| max.max(b)) >= 0xE0;
-    text.as_bytes().chunks(64).any(long_lead)
+    bytes.chunks(64).any(long_lead)
 }
 
 /// [`decode_valid`] for text of 1- and 2-byte characters: runs of ASCII widened 16 at a
@@ -113,30 +206,17 @@ fn decode_one_or_two_byte_chars(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) ->
     let (end, room) = (bytes.len(), chars.len());
     let (mut at, mut count) = (0, 0);
     while at < end && count < room {
-        if let (Some(block), Some(out)) = (
-            bytes
-                .get(at..at + 16)
-                .and_then(|b| <&[u8; 16]>::try_from(b).ok()),
-            chars.get_mut(count..count + 16),
-        ) {
-            let ascii = ascii_prefix(block);
-            if ascii > 0 {
-                widen16(block, out);
-                at += ascii;
-                count += ascii;
-                continue;
-            }
-            let word = u64::from_le_bytes(*block.first_chunk::<8>().expect("16 bytes"));
-            if let Some(four) = four_two_byte_chars(word) {
-                for (char, c) in out.iter_mut().zip(four) {
-                    *char = MaybeUninit::new(c);
-                }
-                at += 8;
-                count += 4;
-                continue;
-            }
-        }
         let lead = u32::from(bytes[at]);
+        let (read, written) = if lead < 0x80 {
+            ascii_run(&bytes[at..], &mut chars[count..])
+        } else {
+            two_byte_run::<false>(&bytes[at..], &mut chars[count..])
+        };
+        if read > 0 {
+            at += read;
+            count += written;
+            continue;
+        }
         let (c, len) = if lead < 0x80 {
             (lead, 1)
         } else {
@@ -170,6 +250,59 @@ pub unsafe fn decode_by_chars(text: &str, chars: &mut [MaybeUninit<u32>]) -> usi
     count
 }
 
+/// The run of ASCII (other than NUL) that `bytes` start with, widened into `chars` 16
+/// bytes at a time while 16 bytes and room for 16 characters are left: how many bytes it
+/// read and characters it wrote (as many; 0 when fewer than 16 are left). Characters after
+/// the run within its last block are written too, to be written again by the caller.
+#[inline(always)]
+fn ascii_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+    let mut ascii = 0;
+    for (block, out) in bytes
+        .as_chunks::<16>()
+        .0
+        .iter()
+        .zip(chars.chunks_exact_mut(16))
+    {
+        let prefix = ascii_prefix(block);
+        widen16(block, out);
+        ascii += prefix;
+        if prefix < 16 {
+            break;
+        }
+    }
+    (ascii, ascii)
+}
+
+/// The run of 2-byte characters that `bytes` start with, decoded into `chars` four at a
+/// time from one 8-byte word while 8 bytes and room for 4 characters are left: how many
+/// bytes it read and characters it wrote. `CHECKED`: for bytes not known to be valid
+/// UTF-8 (see [`four_checked_two_byte_chars`]).
+#[inline(always)]
+fn two_byte_run<const CHECKED: bool>(
+    bytes: &[u8],
+    chars: &mut [MaybeUninit<u32>],
+) -> (usize, usize) {
+    let mut words = 0;
+    for (word, out) in bytes
+        .as_chunks::<8>()
+        .0
+        .iter()
+        .zip(chars.as_chunks_mut::<4>().0)
+    {
+        let word = u64::from_le_bytes(*word);
+        let four = match CHECKED {
+            true => four_checked_two_byte_chars(word),
+            false => four_two_byte_chars(word),
+        };
+        let Some(four) = four else { break };
+        for (char, c) in out.iter_mut().zip(four) {
+            *char = MaybeUninit::new(c);
+        }
+        words += 1;
+    }
+    (8 * words, 4 * words)
+}
+
 /// The four characters of `word` (8 bytes of valid UTF-8, little-endian) when it is four
 /// 2-byte sequences: each a lead byte `110xxxxx` and a continuation `10xxxxxx`.
 #[inline(always)]
@@ -182,6 +315,19 @@ fn four_two_byte_chars(word: u64) -> Option<[u32; 4]> {
             two_byte_char(pair, pair >> 8)
         })
     })
+}
+
+/// [`four_two_byte_chars`] for 8 bytes not known to be valid: also `None` when a lead
+/// byte is 0xC0 or 0xC1 (an overlong form).
+#[inline(always)]
+fn four_checked_two_byte_chars(word: u64) -> Option<[u32; 4]> {
+    // Each lead byte's bits 1 to 4 (all zero in 0xC0 and 0xC1 only), in its 16-bit lane:
+    // adding 0x7FFF to a lane of at most 0x1E sets its top bit exactly when it is not 0.
+    const LEAD_VALUE_BITS: u64 = 0x001E_001E_001E_001E;
+    const LANE_CARRY: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+    const LANE_TOP: u64 = 0x8000_8000_8000_8000;
+    let not_overlong = ((word & LEAD_VALUE_BITS) + LANE_CARRY) & LANE_TOP == LANE_TOP;
+    four_two_byte_chars(word).filter(|_| not_overlong)
 }
 
 /// The character of a 2-byte sequence: the lead byte's low 5 bits, then the
@@ -311,6 +457,81 @@ mod tests {
         }
     }
 
+    /// `decode_checked_medium`, and `decode_checked_into` in exactly the room
+    /// `count_chars` gives, decode as `str` does: the pieces at places in texts of lengths
+    /// past the short ones, in ASCII, 2-byte and mixed text (a character of 3 or 4 bytes
+    /// hands the rest to `str::chars`).
+    #[test]
+    fn decodes_longer_texts_as_str_does() {
+        let pieces: [&[u8]; 10] = [
+            "é".as_bytes(),
+            "的".as_bytes(),
+            "😀".as_bytes(),
+            b"\0",
+            b"\x80",
+            b"\xC1\xBF",
+            b"\xC3",
+            b"\xED\xA0\x80",
+            b"\xF4\x90\x80\x80",
+            b"\xFF",
+        ];
+        for base in [
+            "abcdefghijklmnopqrstuvwxyz",
+            "абвгдежзийклмнопрстуфхцчшщъыьэюя",
+            "aéb日cж😀d",
+        ] {
+            let base: Vec<u8> = base.bytes().cycle().take(MEDIUM_MAX + 40).collect();
+            let lengths = (0..200).chain([MEDIUM_MAX - 1, MEDIUM_MAX, MEDIUM_MAX + 40]);
+            for len in lengths {
+                for piece in pieces {
+                    for at in (0..len).step_by(7).chain([len.saturating_sub(1)]) {
+                        let mut bytes = base[..len].to_vec();
+                        bytes.splice(at..(at + piece.len()).min(len), piece.iter().copied());
+                        let expected = reference(&bytes);
+                        let medium = decode_checked_medium(&bytes, &mut medium_chars_buffer())
+                            .map(<[u32]>::to_vec);
+                        if bytes.len() <= MEDIUM_MAX {
+                            assert_eq!(medium, expected, "{bytes:?}");
+                        } else {
+                            assert_eq!(medium, None, "past MEDIUM_MAX");
+                        }
+                        let room = count_chars(&bytes);
+                        let mut exact = vec![MaybeUninit::uninit(); room];
+                        // SAFETY: the room `count_chars` gives.
+                        let decoded = unsafe { decode_checked_into(&bytes, &mut exact) }.map(|n| {
+                            // SAFETY: the first `n` were written.
+                            exact[..n]
+                                .iter()
+                                .map(|c| unsafe { c.assume_init() })
+                                .collect()
+                        });
+                        assert_eq!(decoded, expected, "{bytes:?} in {room}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `count_chars` counts the bytes that are not continuation bytes, of any bytes (each
+    /// value at each place around its words and sums): a valid text's characters.
+    #[test]
+    fn counts_chars_as_str_does() {
+        for len in (0..80usize).chain([2039, 2040, 2041, 4100]) {
+            for byte in 0..=255u8 {
+                for at in [0, len / 3, len.saturating_sub(1)] {
+                    let mut bytes = vec![b'a'; len];
+                    if let Some(b) = bytes.get_mut(at) {
+                        *b = byte;
+                    }
+                    let expected = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+                    assert_eq!(count_chars(&bytes), expected, "{byte:#x} at {at} of {len}");
+                }
+            }
+            let text = "aé日😀".repeat(len);
+            assert_eq!(count_chars(text.as_bytes()), text.chars().count(), "{len}");
+        }
+    }
+
     /// `decode_valid` gives `str::chars`: characters of each length at each place in
     /// texts of every length around the 16-byte blocks and 8-byte words, in ASCII, 2-byte
     /// and mixed text; nothing is written past the text's characters.
@@ -368,12 +589,12 @@ mod tests {
     fn finds_long_chars_anywhere() {
         for len in [0, 1, 63, 64, 65, 200] {
             let short = "aж".repeat(len);
-            assert!(!has_long_chars(&short), "{len}");
+            assert!(!has_long_chars(short.as_bytes()), "{len}");
             for long in ["\u{800}", "的", "\u{FFFF}", "😀", "\u{10FFFF}"] {
                 // Between two repetitions of "aж" (3 bytes).
                 for at in [0, len / 2 * 3, short.len()] {
                     let text = format!("{}{long}{}", &short[..at], &short[at..]);
-                    assert!(has_long_chars(&text), "{long} at {at} of {len}");
+                    assert!(has_long_chars(text.as_bytes()), "{long} at {at} of {len}");
                 }
             }
         }
