@@ -28,6 +28,7 @@
 //! allocator's pairing), and from then on read the size word of the engine's buffers.
 
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 use std::sync::OnceLock;
 
 use godot::builtin::{GString, PackedArray, PackedByteArray};
@@ -442,29 +443,40 @@ impl Buffers {
     }
 
     /// A new String of the characters of `text` (no NUL in it), as the engine's
-    /// constructors make one: no buffer when empty, else the characters and a NUL. A `str`
-    /// is valid UTF-8 already, so it is decoded without checking it again (the engine's
-    /// UTF-8 constructor checks it first, and would take a leading U+FEFF for a byte order
-    /// mark).
+    /// constructors make one: no buffer when empty, else the characters and a NUL. (The
+    /// engine's UTF-8 constructor would take a leading U+FEFF for a byte order mark.)
     ///
     /// A short text is widened into a buffer of one character per byte (room enough: a
     /// text has no more characters than bytes) in the same pass that tells whether it is
-    /// ASCII, the usual case; only a text that is not is then written again from its
-    /// characters, the size word set to their count (the capacity stays the room, as after
-    /// the engine's own growth). A longer text is counted first, so that no long String
-    /// keeps unused room.
+    /// ASCII, the usual case; only a text that is not is then decoded into it again, the
+    /// size word set to their count (the capacity stays the room, as after the engine's own
+    /// growth). A longer one is decoded as the wire's texts are (see
+    /// [`utf32::decode_checked_medium`] and [`string_from_utf8`](Self::string_from_utf8)),
+    /// into a buffer of exactly its length.
     pub fn string(&self, text: &str) -> Option<GString> {
         /// Texts of up to this many bytes are widened before they are known to be ASCII.
         const SHORT_TEXT: usize = 64;
-        if text.is_empty() {
+        let bytes = text.as_bytes();
+        if bytes.is_empty() {
             return Some(GString::new());
         }
-        let bytes = text.as_bytes();
-        let room = if bytes.len() <= SHORT_TEXT || text.is_ascii() {
-            bytes.len()
-        } else {
-            text.chars().count()
-        };
+        if bytes.len() > utf32::MEDIUM_MAX {
+            return self.string_decoded(bytes, |chars| {
+                // SAFETY: room for the characters the text has, counted.
+                Some(unsafe { utf32::decode_valid(text, chars) })
+            });
+        }
+        if bytes.len() > SHORT_TEXT {
+            let mut chars = utf32::medium_chars_buffer();
+            // SAFETY: room for as many characters as the text has bytes; the first `count`
+            // are written.
+            let chars = unsafe {
+                let count = utf32::decode_valid(text, &mut chars);
+                std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count)
+            };
+            return self.string_of_chars(chars);
+        }
+        let room = bytes.len();
         let data = self.allocate::<u32>(room + 1);
         if data.is_null() {
             return None;
@@ -472,19 +484,16 @@ impl Buffers {
         // SAFETY: the buffer holds `room + 1` characters; the first `len` (at most `room`)
         // are written here and the NUL after them by `string_of_written`.
         unsafe {
-            let len = if room == bytes.len() {
-                let mut all = 0;
-                for (i, &b) in bytes.iter().enumerate() {
-                    data.add(i).write(u32::from(b));
-                    all |= b;
-                }
-                if all < 0x80 {
-                    bytes.len()
-                } else {
-                    write_chars(data, room, text)
-                }
+            let mut all = 0;
+            for (i, &b) in bytes.iter().enumerate() {
+                data.add(i).write(u32::from(b));
+                all |= b;
+            }
+            let len = if all < 0x80 {
+                room
             } else {
-                write_chars(data, room, text)
+                // A text has no more characters than bytes (its room).
+                utf32::decode_valid(text, std::slice::from_raw_parts_mut(data.cast(), room))
             };
             Some(string_of_written(data, room, len))
         }
@@ -496,17 +505,30 @@ impl Buffers {
     /// have whole ([`utf32::count_chars`]; a NUL in it leaves the rest as capacity, as after
     /// the engine's own growth). `None` when the text is not valid or the allocation failed.
     pub fn string_from_utf8(&self, bytes: &[u8]) -> Option<GString> {
+        // SAFETY: `string_decoded` gives the room `count_chars` counts.
+        self.string_decoded(bytes, |chars| unsafe {
+            utf32::decode_checked_into(bytes, chars)
+        })
+    }
+
+    /// A new String of the characters `decode` writes into a buffer of room for
+    /// [`utf32::count_chars`]`(bytes)` characters (how many it wrote, or `None` for none:
+    /// the buffer is freed); `None` also when the allocation failed.
+    fn string_decoded(
+        &self,
+        bytes: &[u8],
+        decode: impl FnOnce(&mut [MaybeUninit<u32>]) -> Option<usize>,
+    ) -> Option<GString> {
         let room = utf32::count_chars(bytes);
         let data = self.allocate::<u32>(room + 1);
         if data.is_null() {
             return None;
         }
-        // SAFETY: the buffer holds `room + 1` characters, of which the decoder writes at
-        // most `room` (all the text can have) and `string_of_written` the NUL after them; a
+        // SAFETY: the buffer holds `room + 1` characters, of which `decode` writes at most
+        // `room` (the slice it is given) and `string_of_written` the NUL after them; a
         // buffer not taken is freed once, here.
         unsafe {
-            let chars = std::slice::from_raw_parts_mut(data.cast(), room);
-            match utf32::decode_checked_into(bytes, chars) {
+            match decode(std::slice::from_raw_parts_mut(data.cast(), room)) {
                 Some(len) if len > 0 => Some(string_of_written(data, room, len)),
                 made => {
                     self.free_block(data.cast::<u8>().sub(DATA_OFFSET));
@@ -673,18 +695,6 @@ unsafe fn widen_block(block: u32, chars: *mut u32) {
         let widened = block.to_le_bytes().map(u32::from);
         chars.cast::<[u32; 4]>().write_unaligned(widened);
     }
-}
-
-/// Writes the characters of `text` from `data` on (see [`utf32::decode_valid`]); returns
-/// how many.
-///
-/// # Safety
-/// `data` must have room for `room` characters, as many as `text` has, and nothing else may
-/// use that memory meanwhile.
-unsafe fn write_chars(data: *mut u32, room: usize, text: &str) -> usize {
-    // SAFETY: `room` characters of the caller's buffer, this call's alone, as many as
-    // `text` has; written before they are read (`decode_valid` returns how many it wrote).
-    unsafe { utf32::decode_valid(text, std::slice::from_raw_parts_mut(data.cast(), room)) }
 }
 
 /// The elements of a packed array, read through the layout when it is known (no call into

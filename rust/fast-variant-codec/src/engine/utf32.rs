@@ -104,6 +104,26 @@ pub unsafe fn decode_checked_into(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) 
     Some(count + unsafe { decode_by_chars(rest, &mut chars[count..]) })
 }
 
+/// [`decode_checked_into`] for text known to be valid UTF-8 (a `str`, no NUL in it): the
+/// rest from a character of 3 or 4 bytes on is not checked again. Returns how many
+/// characters it wrote (all of them).
+///
+/// # Safety
+/// `chars` must have room for every character of `text` (`text.chars().count()`).
+#[inline]
+pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
+    // Valid text stops the decoder only at its end or at a character of 3 or 4 bytes.
+    let (at, count) = decode_checked_with::<false>(text.as_bytes(), chars).unwrap_or((0, 0));
+    match text.get(at..) {
+        Some(rest) if !rest.is_empty() => {
+            // SAFETY: the characters written are the text's up to `at`: the room left (the
+            // caller's promise) is enough for the rest's.
+            count + unsafe { decode_by_chars(rest, &mut chars[count..]) }
+        }
+        _ => count,
+    }
+}
+
 /// The checked decoder: runs of ASCII widened 16 at a time, runs of 2-byte characters
 /// decoded four at a time from one 8-byte word (while 16 bytes are left), the others one
 /// at a time, up to the first NUL or the end; with `LONG_CHARS`
@@ -131,7 +151,7 @@ fn decode_checked_with<const LONG_CHARS: bool>(
         let (read, written) = match lead {
             _ if end - at < 16 => (0, 0),
             0x01..=0x7F => ascii_run(&bytes[at..], &mut chars[count..]),
-            0xC2..=0xDF => two_byte_run::<true>(&bytes[at..], &mut chars[count..]),
+            0xC2..=0xDF => two_byte_run(&bytes[at..], &mut chars[count..]),
             _ => (0, 0),
         };
         if read > 0 {
@@ -174,23 +194,6 @@ fn decode_checked_with<const LONG_CHARS: bool>(
     Some((at, count))
 }
 
-/// The characters of `text` written into `chars`; how many (all of them). The text is
-/// valid UTF-8 (a `str`), so nothing is checked again. Text of 1- and 2-byte characters
-/// only (ASCII, accented Latin, Cyrillic, Greek, Hebrew, Arabic): see
-/// [`decode_one_or_two_byte_chars`]; any other (CJK, emoji, a mix) by `str::chars`, whose
-/// loop is the fastest for characters of 3 and 4 bytes and for mixed lengths.
-///
-/// # Safety
-/// `chars` must have room for every character of `text` (`text.chars().count()`).
-pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
-    if !has_long_chars(text.as_bytes()) {
-        decode_one_or_two_byte_chars(text.as_bytes(), chars)
-    } else {
-        // SAFETY: as the caller promises.
-        unsafe { decode_by_chars(text, chars) }
-    }
-}
-
 /// Whether `bytes` have characters of 3 or 4 bytes (CJK, emoji, …): a lead byte of 0xE0 or
 /// above, looked for 64 bytes at a time (the largest of each 64 in a loop the compiler
 /// vectorizes) until one is found.
@@ -199,44 +202,12 @@ pub fn has_long_chars(bytes: &[u8]) -> bool {
     bytes.chunks(64).any(long_lead)
 }
 
-/// [`decode_valid`] for text of 1- and 2-byte characters: runs of ASCII widened 16 at a
-/// time, runs of 2-byte characters decoded four at a time from one 8-byte word, the
-/// others one at a time.
-fn decode_one_or_two_byte_chars(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> usize {
-    let (end, room) = (bytes.len(), chars.len());
-    let (mut at, mut count) = (0, 0);
-    while at < end && count < room {
-        let lead = u32::from(bytes[at]);
-        let (read, written) = if lead < 0x80 {
-            ascii_run(&bytes[at..], &mut chars[count..])
-        } else {
-            two_byte_run::<false>(&bytes[at..], &mut chars[count..])
-        };
-        if read > 0 {
-            at += read;
-            count += written;
-            continue;
-        }
-        let (c, len) = if lead < 0x80 {
-            (lead, 1)
-        } else {
-            let cont = bytes.get(at + 1).map_or(0, |&b| u32::from(b));
-            (two_byte_char(lead, cont), 2)
-        };
-        chars[count] = MaybeUninit::new(c);
-        count += 1;
-        at += len;
-    }
-    count
-}
-
-/// The characters of `text` written into `chars` by `str::chars`, how many: what
-/// [`decode_valid`] does with text of 3- and 4-byte characters (for a caller that knows
-/// the text has them: [`has_long_chars`]). Kept out of line: inlined into its caller, the
+/// The characters of `text` written into `chars` by `str::chars`, how many: the fastest
+/// loop for text of 3- and 4-byte characters and for mixed lengths. Kept out of line: inlined into its caller, the
 /// loop compiled to slower code (docs/BENCHMARKS.md, 2026-11-28).
 ///
 /// # Safety
-/// As for [`decode_valid`]: `chars` has room for every character of `text`.
+/// `chars` must have room for every character of `text` (`text.chars().count()`).
 #[inline(never)]
 pub unsafe fn decode_by_chars(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
     let data = chars.as_mut_ptr();
@@ -275,13 +246,9 @@ fn ascii_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) {
 
 /// The run of 2-byte characters that `bytes` start with, decoded into `chars` four at a
 /// time from one 8-byte word while 8 bytes and room for 4 characters are left: how many
-/// bytes it read and characters it wrote. `CHECKED`: for bytes not known to be valid
-/// UTF-8 (see [`four_checked_two_byte_chars`]).
+/// bytes it read and characters it wrote.
 #[inline(always)]
-fn two_byte_run<const CHECKED: bool>(
-    bytes: &[u8],
-    chars: &mut [MaybeUninit<u32>],
-) -> (usize, usize) {
+fn two_byte_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) {
     let mut words = 0;
     for (word, out) in bytes
         .as_chunks::<8>()
@@ -289,12 +256,9 @@ fn two_byte_run<const CHECKED: bool>(
         .iter()
         .zip(chars.as_chunks_mut::<4>().0)
     {
-        let word = u64::from_le_bytes(*word);
-        let four = match CHECKED {
-            true => four_checked_two_byte_chars(word),
-            false => four_two_byte_chars(word),
+        let Some(four) = four_two_byte_chars(u64::from_le_bytes(*word)) else {
+            break;
         };
-        let Some(four) = four else { break };
         for (char, c) in out.iter_mut().zip(four) {
             *char = MaybeUninit::new(c);
         }
@@ -303,31 +267,25 @@ fn two_byte_run<const CHECKED: bool>(
     (8 * words, 4 * words)
 }
 
-/// The four characters of `word` (8 bytes of valid UTF-8, little-endian) when it is four
-/// 2-byte sequences: each a lead byte `110xxxxx` and a continuation `10xxxxxx`.
+/// The four characters of `word` (8 bytes, little-endian) when it is four valid 2-byte
+/// sequences: each a lead byte `110xxxxx` other than 0xC0 and 0xC1 (overlong forms) and a
+/// continuation `10xxxxxx`.
 #[inline(always)]
 fn four_two_byte_chars(word: u64) -> Option<[u32; 4]> {
     const TOP_BITS: u64 = u64::from_le_bytes([0xE0, 0xC0, 0xE0, 0xC0, 0xE0, 0xC0, 0xE0, 0xC0]);
     const PATTERN: u64 = u64::from_le_bytes([0xC0, 0x80, 0xC0, 0x80, 0xC0, 0x80, 0xC0, 0x80]);
-    (word & TOP_BITS == PATTERN).then(|| {
-        std::array::from_fn(|i| {
-            let pair = (word >> (16 * i)) as u32;
-            two_byte_char(pair, pair >> 8)
-        })
-    })
-}
-
-/// [`four_two_byte_chars`] for 8 bytes not known to be valid: also `None` when a lead
-/// byte is 0xC0 or 0xC1 (an overlong form).
-#[inline(always)]
-fn four_checked_two_byte_chars(word: u64) -> Option<[u32; 4]> {
     // Each lead byte's bits 1 to 4 (all zero in 0xC0 and 0xC1 only), in its 16-bit lane:
     // adding 0x7FFF to a lane of at most 0x1E sets its top bit exactly when it is not 0.
     const LEAD_VALUE_BITS: u64 = 0x001E_001E_001E_001E;
     const LANE_CARRY: u64 = 0x7FFF_7FFF_7FFF_7FFF;
     const LANE_TOP: u64 = 0x8000_8000_8000_8000;
     let not_overlong = ((word & LEAD_VALUE_BITS) + LANE_CARRY) & LANE_TOP == LANE_TOP;
-    four_two_byte_chars(word).filter(|_| not_overlong)
+    (word & TOP_BITS == PATTERN && not_overlong).then(|| {
+        std::array::from_fn(|i| {
+            let pair = (word >> (16 * i)) as u32;
+            two_byte_char(pair, pair >> 8)
+        })
+    })
 }
 
 /// The character of a 2-byte sequence: the lead byte's low 5 bits, then the
@@ -532,9 +490,9 @@ mod tests {
         }
     }
 
-    /// `decode_valid` gives `str::chars`: characters of each length at each place in
-    /// texts of every length around the 16-byte blocks and 8-byte words, in ASCII, 2-byte
-    /// and mixed text; nothing is written past the text's characters.
+    /// `decode_valid` gives `str::chars`: characters of each length
+    /// at each place in texts of every length around the 16-byte blocks and 8-byte words,
+    /// in ASCII, 2-byte and mixed text; nothing is written past the text's characters.
     #[test]
     fn decodes_valid_text_as_chars_does() {
         let pieces = [
