@@ -146,14 +146,26 @@ impl Ffi {
             // SAFETY: as the caller promises.
             utf32::decode_checked(bytes, &mut chars)
                 .is_some_and(|chars| unsafe { self.make_string_of_chars(slot, chars) })
-        } else if bytes.len() <= utf32::MEDIUM_MAX && (self.buffers.is_some() || !bytes.is_ascii())
-        {
-            // (Without the layout, ASCII goes to the engine's Latin-1 constructor, which
-            // takes it faster than its UTF-32 one.)
+        } else if bytes.len() <= utf32::MEDIUM_MAX {
             let mut chars = utf32::medium_chars_buffer();
+            let Some(chars) = utf32::decode_checked_medium(bytes, &mut chars) else {
+                return false;
+            };
+            // A character per byte up to the end or the NUL: ASCII, which the engine's
+            // Latin-1 constructor takes faster than its UTF-32 one. (The text before a
+            // character of more bytes holds no NUL.)
+            let ascii = bytes.get(chars.len()).is_none_or(|&b| b == 0);
+            if self.buffers.is_none() && ascii {
+                // SAFETY: `slot` is memory for a String (the caller's promise), which the
+                // constructor initializes from the text's bytes, none of them NUL.
+                unsafe {
+                    let text = bytes.as_ptr().cast();
+                    (self.string_from_latin1)(slot.cast(), text, chars.len() as i64)
+                };
+                return true;
+            }
             // SAFETY: as the caller promises.
-            utf32::decode_checked_medium(bytes, &mut chars)
-                .is_some_and(|chars| unsafe { self.make_string_of_chars(slot, chars) })
+            unsafe { self.make_string_of_chars(slot, chars) }
         } else if let Some(buffers) = self.buffers {
             // A long text: counted, then decoded straight into its String's buffer.
             match buffers.string_from_utf8(bytes) {
