@@ -587,6 +587,26 @@ func test_invalid_utf8_matches_the_engine() -> void:
 							"get_error() for %s in a %s" % [name, container])
 
 
+## A Dictionary whose key is not valid UTF-8, short and long, before a value that is not
+## valid either: the key is reported (at its length word), as the engine reads the key
+## before the value, and nothing after it is read.
+func test_a_bad_key_is_reported_before_its_value() -> void:
+	var codec := FastVariantCodec.new()
+	for key_text in ["k", "a long key past the short ones"]:
+		var key := PackedByteArray(key_text.to_utf8_buffer())
+		key.append(0xC3)
+		var padded := u32s([key.size()]) + key
+		padded.resize(padded.size() + (4 - key.size() % 4) % 4)
+		# The value: a String cut short (its length past the end).
+		var bytes := u32s([TYPE_DICTIONARY, 1, TYPE_STRING]) + padded + u32s([TYPE_STRING, 1000])
+		assert_eq(quietly(func() -> Variant: return bytes_to_var(bytes)), null, "the engine refuses it")
+		assert_eq(codec.decode(bytes), null, key_text)
+		assert_eq(codec.get_error(), ERR_INVALID_DATA, "get_error() for " + key_text)
+		var at := 0 if without_library() else 12
+		assert_that(codec.get_error_message().ends_with("at byte %d" % at),
+				key_text + ": the key is reported: " + codec.get_error_message())
+
+
 ## Dictionary keys, whose Strings the codec makes once per call and shares: keys of every
 ## length up to past the shared ones, keys differing in one byte only (at each place), many
 ## more keys than are kept, keys cut at a NUL or starting with a BOM, typed dictionaries,

@@ -85,7 +85,7 @@ pub fn return_caches(mut caches: Box<Caches>) {
 }
 
 /// Dictionary keys of up to this many bytes are kept in the [`KeyCache`].
-const SHORT_KEY: usize = 16;
+pub const SHORT_KEY: usize = 16;
 /// Slots of the [`KeyCache`] (a power of two).
 const KEY_SLOTS: usize = 32;
 /// Slots an entry of a [`ProbedSlots`] may take, from the one its key hashes to on.

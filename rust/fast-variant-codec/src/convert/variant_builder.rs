@@ -23,7 +23,7 @@ use godot_variant_codec::{
     RawNodePath, RawText, Value, VariantType as WireType,
 };
 
-use crate::convert::builder_caches::{return_caches, take_thread_caches, Caches};
+use crate::convert::builder_caches::{self, return_caches, take_thread_caches, Caches};
 use crate::convert::to_variant::{self, element_spec, ToVariantError};
 use crate::engine::cow_data;
 use crate::engine::ffi::{ffi, Ffi};
@@ -603,6 +603,19 @@ impl Build for VariantBuilder {
         self.ffi.set_entry(&mut fill.dictionary, &key, value);
         self.ffi.drop_variant(key);
         Ok(())
+    }
+
+    /// A key longer than the ones the thread's [`KeyCache`] keeps is made from its text as
+    /// the input holds it, checked and decoded in one pass (as a String value is); a
+    /// shorter one is taken as its text, to be found there.
+    ///
+    /// [`KeyCache`]: crate::convert::builder_caches::KeyCache
+    #[inline]
+    fn text_key(&mut self, key: &RawText<'_>) -> Result<Option<VariantWords>, ReadError> {
+        if key.encoded_len() <= builder_caches::SHORT_KEY {
+            return Ok(None);
+        }
+        self.raw_string(key).map(Some)
     }
 
     #[inline]

@@ -137,10 +137,18 @@ pub trait Build {
         key: Self::Value,
         value: Self::Value,
     ) -> Result<(), Self::Error>;
-    /// `dictionary[key] = value` for a String key, given as its text (after the engine's
-    /// BOM and NUL rules, borrowed from the input): a builder may make the String of a key
-    /// text it has seen before only once. Only for keys the decoder hands over unchecked
-    /// (untyped dictionaries, or builders that do not check elements).
+    /// The value of a Dictionary's String key made from its text as the input holds it
+    /// (its error, if any, before the entry's value is read), or `None` when the builder
+    /// takes the key as its checked text instead (see
+    /// [`insert_text_key`](Self::insert_text_key)): a builder may make a key it has seen
+    /// before only once. By default the text is taken. Only for keys the decoder hands over
+    /// unchecked (untyped dictionaries, or builders that do not check elements).
+    fn text_key(&mut self, _key: &RawText<'_>) -> Result<Option<Self::Value>, Self::Error> {
+        Ok(None)
+    }
+    /// `dictionary[key] = value` for a String key that [`text_key`](Self::text_key) did not
+    /// make, given as its text (after the engine's BOM and NUL rules, borrowed from the
+    /// input).
     fn insert_text_key(
         &mut self,
         dictionary: &mut Self::Dictionary,

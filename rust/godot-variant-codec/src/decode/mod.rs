@@ -395,7 +395,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let capacity = self.capacity_for(count, 8);
         let mut dictionary = self.b.begin_dictionary(key_type, value_type, capacity)?;
         // A key that `element` would hand over as it is, when it is a plain String, goes to
-        // the builder as its text (see `Build::insert_text_key`). That path reads the key
+        // the builder as its text (see `Build::text_key`). That path reads the key
         // without `value`, so it is taken only where `value` would accept the key's depth.
         let string_header = self
             .generation
@@ -405,9 +405,18 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         for _ in 0..count {
             if string_header.is_some() && self.r.peek_u32() == string_header {
                 self.r.skip_unchecked(4);
-                let key = self.text()?;
-                let value = self.value(depth + 1)?;
-                self.b.insert_text_key(&mut dictionary, key, value)?;
+                let raw = read_raw_text(&mut self.r)?;
+                match self.b.text_key(&raw)? {
+                    Some(key) => {
+                        let value = self.value(depth + 1)?;
+                        self.b.insert(&mut dictionary, key, value)?;
+                    }
+                    None => {
+                        let key = raw.text()?;
+                        let value = self.value(depth + 1)?;
+                        self.b.insert_text_key(&mut dictionary, key, value)?;
+                    }
+                }
                 continue;
             }
             // `dict[key] = value`: the key is checked against the key type (converted or the
