@@ -125,10 +125,9 @@ pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize 
 }
 
 /// The checked decoder: runs of ASCII widened 16 at a time, runs of 2-byte characters
-/// decoded four at a time from one 8-byte word (while 16 bytes are left), the others one
-/// at a time, up to the first NUL or the end; with `LONG_CHARS`
-/// false, up to the first character of 3 or 4 bytes (its lead byte at the offset
-/// returned), not checked. Returns the offset where it stopped and how many characters
+/// decoded four at a time from one 8-byte word, the others one at a time, up to the first
+/// NUL or the end; with `LONG_CHARS` false, up to the first character of 3 or 4 bytes (its
+/// lead byte at the offset returned), not checked. Returns the offset where it stopped and how many characters
 /// it wrote (the first in `chars`); `None` for text that is not valid (up to there) or
 /// more characters than `chars` has room for.
 #[inline(always)]
@@ -146,12 +145,12 @@ fn decode_checked_with<const LONG_CHARS: bool>(
     let mut count = 0;
     while at < end {
         let lead = byte(at);
-        // A run of 1- or 2-byte characters, taken in blocks (see `ascii_run`, `two_byte_run`).
-        // (Shorter texts and ends go one character at a time, with no call set up for it.)
+        // A run of 1- or 2-byte characters, taken in blocks (see `ascii_run`, `two_byte_run`)
+        // while a block is left: 16 bytes of ASCII, 8 of 2-byte characters (shorter texts
+        // and ends go one character at a time, with no run set up for them).
         let (read, written) = match lead {
-            _ if end - at < 16 => (0, 0),
-            0x01..=0x7F => ascii_run(&bytes[at..], &mut chars[count..]),
-            0xC2..=0xDF => two_byte_run(&bytes[at..], &mut chars[count..]),
+            0x01..=0x7F if end - at >= 16 => ascii_run(&bytes[at..], &mut chars[count..]),
+            0xC2..=0xDF if end - at >= 8 => two_byte_run(&bytes[at..], &mut chars[count..]),
             _ => (0, 0),
         };
         if read > 0 {
