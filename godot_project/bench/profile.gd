@@ -14,6 +14,9 @@ const Data := preload("res://bench/workloads.gd")
 ## Data.TEXT_LENGTHS).
 var _text_script := "Latin, one accent"
 var _text_length := 1
+## What holds the texts of the `*_texts` workloads: `packed` (a PackedStringArray),
+## `array` (an Array of Strings) or `keys` (the keys of a Dictionary, each holding an int).
+var _text_container := "packed"
 
 
 func _initialize() -> void:
@@ -32,6 +35,8 @@ func _initialize() -> void:
 			_text_script = arg.trim_prefix("--script=")
 		elif arg.begins_with("--length="):
 			_text_length = arg.trim_prefix("--length=").to_int()
+		elif arg.begins_with("--container="):
+			_text_container = arg.trim_prefix("--container=")
 		elif arg.begins_with("--runs="):
 			fixed_runs = arg.trim_prefix("--runs=").to_int()
 	var codec := FastVariantCodec.new()
@@ -71,11 +76,19 @@ func make_work(workload: String, codec_side: bool, codec: FastVariantCodec) -> C
 		"encode_int64s", "decode_int64s":
 			return one(workload.begins_with("encode"), codec_side, Data.make_int64s(Data.PACKED_COUNT), codec)
 		"encode_texts", "decode_texts":
-			# --script=NAME (one of Data.TEXT_SCRIPTS) and --length=N (0, 1, 2: short,
-			# medium, long): a PackedStringArray of those texts.
+			# --script=NAME (one of Data.TEXT_SCRIPTS), --length=N (0, 1, 2: short, medium,
+			# long) and --container=packed|array|keys: those texts in that container.
 			var length: Array = Data.TEXT_LENGTHS[_text_length]
-			return one(workload.begins_with("encode"), codec_side,
-					Data.make_texts(_text_script, length[1], length[2], length[3]), codec)
+			var texts := Data.make_texts(_text_script, length[1], length[2], length[3])
+			var held: Variant = texts
+			if _text_container == "array":
+				held = Array(texts)
+			elif _text_container == "keys":
+				var keys := {}
+				for i in texts.size():
+					keys[texts[i]] = i
+				held = keys
+			return one(workload.begins_with("encode"), codec_side, held, codec)
 		"encode_small", "decode_small":
 			var small := Data.make_small_dictionary(7)
 			var single := one(workload.begins_with("encode"), codec_side, small, codec)
