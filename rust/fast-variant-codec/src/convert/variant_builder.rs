@@ -427,12 +427,7 @@ impl Build for VariantBuilder {
                             Ok(())
                         }
                         // SAFETY: as said above.
-                        None if unsafe {
-                            ffi.make_string_from_utf8(slot(i), raw.bytes_by_rules())
-                        } =>
-                        {
-                            Ok(())
-                        }
+                        None if unsafe { ffi.make_string_from_utf8(slot(i), raw) } => Ok(()),
                         None => raw.text_by_rules().map(|text| {
                             // SAFETY: as said above.
                             unsafe { ffi.make_string(slot(i), text) }

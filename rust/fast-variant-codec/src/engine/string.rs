@@ -121,8 +121,8 @@ impl Ffi {
     }
 
     /// Makes in `slot` (as [`make_string`](Self::make_string) does) the String of the text
-    /// `bytes` hold up to their first NUL, when they are valid UTF-8: checked and decoded
-    /// in one pass. A text of up to [`utf32::STACK_MAX`] bytes (not ASCII) or
+    /// `raw` holds (its bytes after the BOM rule, up to their first NUL), when they are
+    /// valid UTF-8: checked and decoded in one pass. A text of up to [`utf32::STACK_MAX`] bytes (not ASCII) or
     /// [`utf32::MEDIUM_MAX`] is decoded on the stack (see [`utf32::decode_checked`],
     /// [`utf32::decode_checked_medium`]), then copied into the String's buffer (made
     /// directly when the engine's layout is known, else by the engine's UTF-32
@@ -135,7 +135,9 @@ impl Ffi {
     /// # Safety
     /// As for `make_string`.
     #[inline]
-    pub unsafe fn make_string_from_utf8(&self, slot: *mut GString, bytes: &[u8]) -> bool {
+    pub unsafe fn make_string_from_utf8(&self, slot: *mut GString, raw: &RawText<'_>) -> bool {
+        let (window, len) = raw.window_by_rules();
+        let bytes = &window[..len];
         if bytes.len() <= utf32::STACK_MAX {
             // ASCII is made faster from the checked text: widened straight into the
             // String's buffer, or by the engine's Latin-1 constructor.
@@ -144,7 +146,7 @@ impl Ffi {
             }
             let mut chars = utf32::chars_buffer();
             // SAFETY: as the caller promises.
-            utf32::decode_checked(bytes, &mut chars)
+            utf32::decode_checked(window, len, &mut chars)
                 .is_some_and(|chars| unsafe { self.make_string_of_chars(slot, chars) })
         } else if bytes.len() <= utf32::MEDIUM_MAX {
             let mut chars = utf32::medium_chars_buffer();
@@ -242,7 +244,7 @@ impl Ffi {
             GString::new_with_uninit(|dest| match raw.plain() {
                 Some(text) => self.make_ascii_string(dest.cast(), text),
                 None => {
-                    made = self.make_string_from_utf8(dest.cast(), raw.bytes_by_rules());
+                    made = self.make_string_from_utf8(dest.cast(), raw);
                     if !made {
                         dest.cast::<GString>().write(GString::new());
                     }

@@ -35,13 +35,18 @@ pub fn medium_chars_buffer() -> MediumChars {
     [MaybeUninit::uninit(); MEDIUM_MAX]
 }
 
-/// The characters of `bytes`, up to the first NUL, written into `chars`; `None` when those
-/// bytes are not valid UTF-8 by `str`'s rules (no overlong forms, surrogates, values above
+/// The characters of the text `window[..len]`, up to the first NUL, written into `chars`
+/// (the window's bytes past the text, if any, may be read, and change nothing); `None`
+/// when those bytes are not valid UTF-8 by `str`'s rules (no overlong forms, surrogates, values above
 /// U+10FFFF or cut sequences) or have more characters than `chars` has room for, else the
 /// characters written. A `str` would be checked first and decoded after.
 #[inline]
-pub fn decode_checked<'c>(bytes: &[u8], chars: &'c mut [MaybeUninit<u32>]) -> Option<&'c [u32]> {
-    let (_, count) = decode_checked_with::<true>(bytes, chars)?;
+pub fn decode_checked<'c>(
+    window: &[u8],
+    len: usize,
+    chars: &'c mut [MaybeUninit<u32>],
+) -> Option<&'c [u32]> {
+    let (_, count) = decode_checked_with::<true>(window, len, chars)?;
     // SAFETY: the first `count` characters were written.
     Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
 }
@@ -93,7 +98,7 @@ pub fn count_chars(bytes: &[u8]) -> usize {
 /// `chars` must have room for [`count_chars`]`(bytes)` characters or more.
 #[inline]
 pub unsafe fn decode_checked_into(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> Option<usize> {
-    let (at, count) = decode_checked_with::<false>(bytes, chars)?;
+    let (at, count) = decode_checked_with::<false>(bytes, bytes.len(), chars)?;
     if bytes.get(at).is_none_or(|&lead| lead < 0xE0) {
         return Some(count);
     }
@@ -113,7 +118,8 @@ pub unsafe fn decode_checked_into(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) 
 #[inline]
 pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize {
     // Valid text stops the decoder only at its end or at a character of 3 or 4 bytes.
-    let (at, count) = decode_checked_with::<false>(text.as_bytes(), chars).unwrap_or((0, 0));
+    let bytes = text.as_bytes();
+    let (at, count) = decode_checked_with::<false>(bytes, bytes.len(), chars).unwrap_or((0, 0));
     match text.get(at..) {
         Some(rest) if !rest.is_empty() => {
             // SAFETY: the characters written are the text's up to `at`: the room left (the
@@ -124,7 +130,9 @@ pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize 
     }
 }
 
-/// The checked decoder: runs of ASCII widened 16 at a time, runs of 2-byte characters
+/// The checked decoder of the text `window[..end]` (`None` when the window is shorter):
+/// runs of ASCII widened 16 at a time (from the window, which may hold more bytes after
+/// the text: a short text's runs are taken in blocks too), runs of 2-byte characters
 /// decoded four at a time from one 8-byte word, the others one at a time, up to the first
 /// NUL or the end; with `LONG_CHARS` false, up to the first character of 3 or 4 bytes (its
 /// lead byte at the offset returned), not checked. Returns the offset where it stopped and how many characters
@@ -132,10 +140,11 @@ pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize 
 /// more characters than `chars` has room for.
 #[inline(always)]
 fn decode_checked_with<const LONG_CHARS: bool>(
-    bytes: &[u8],
+    window: &[u8],
+    end: usize,
     chars: &mut [MaybeUninit<u32>],
 ) -> Option<(usize, usize)> {
-    let end = bytes.len();
+    let bytes = window.get(..end)?;
     let byte = |at: usize| bytes.get(at).map_or(0, |&b| u32::from(b));
     let cont = |at: usize| {
         let b = byte(at);
@@ -146,10 +155,15 @@ fn decode_checked_with<const LONG_CHARS: bool>(
     while at < end {
         let lead = byte(at);
         // A run of 1- or 2-byte characters, taken in blocks (see `ascii_run`, `two_byte_run`)
-        // while a block is left: 16 bytes of ASCII, 8 of 2-byte characters (shorter texts
-        // and ends go one character at a time, with no run set up for them).
+        // while a block is left: 16 bytes of ASCII (of the window), 8 of 2-byte characters
+        // (shorter texts and ends go one character at a time, with no run set up for them).
+        // A run of ASCII may look at the window's bytes past the text, and is cut at its end.
         let (read, written) = match lead {
-            0x01..=0x7F if end - at >= 16 => ascii_run(&bytes[at..], &mut chars[count..]),
+            0x01..=0x7F if window.len() - at >= 16 => {
+                let (read, _) = ascii_run(&window[at..], &mut chars[count..]);
+                let read = read.min(end - at);
+                (read, read)
+            }
             0xC2..=0xDF if end - at >= 8 => two_byte_run(&bytes[at..], &mut chars[count..]),
             _ => (0, 0),
         };
@@ -399,14 +413,23 @@ mod tests {
                     for at in 0..len {
                         let mut bytes = base[..len].to_vec();
                         bytes.splice(at..(at + piece.len()).min(len), piece.iter().copied());
-                        let expected = reference(&bytes);
+                        let (expected, n) = (reference(&bytes), bytes.len());
                         let decoded =
-                            decode_checked(&bytes, &mut chars_buffer()).map(<[u32]>::to_vec);
+                            decode_checked(&bytes, n, &mut chars_buffer()).map(<[u32]>::to_vec);
                         assert_eq!(decoded, expected, "{bytes:?}");
+                        // In a window with more bytes after the text: ASCII, which a run of
+                        // ASCII would take if it were not cut at the text's end, or not.
+                        for after in [b'x', 0x80] {
+                            let mut window = bytes.clone();
+                            window.resize(n + 32, after);
+                            let decoded = decode_checked(&window, n, &mut chars_buffer())
+                                .map(<[u32]>::to_vec);
+                            assert_eq!(decoded, expected, "{bytes:?} in a window");
+                        }
                         // Into exactly the room the text needs.
                         let room = expected.as_ref().map_or(0, Vec::len);
                         let mut exact = vec![MaybeUninit::uninit(); room];
-                        let decoded = decode_checked(&bytes, &mut exact).map(<[u32]>::to_vec);
+                        let decoded = decode_checked(&bytes, n, &mut exact).map(<[u32]>::to_vec);
                         assert_eq!(decoded, expected, "{bytes:?} in its room");
                     }
                 }
@@ -562,9 +585,12 @@ mod tests {
         let text = "abcdefghijklmnopqrstuvwxyzé日😀".repeat(2);
         let room = text.chars().count();
         let mut short = vec![MaybeUninit::uninit(); room - 1];
-        assert_eq!(decode_checked(text.as_bytes(), &mut short), None);
+        assert_eq!(
+            decode_checked(text.as_bytes(), text.len(), &mut short),
+            None
+        );
         let mut exact = vec![MaybeUninit::uninit(); room];
-        let decoded = decode_checked(text.as_bytes(), &mut exact).map(<[u32]>::to_vec);
+        let decoded = decode_checked(text.as_bytes(), text.len(), &mut exact).map(<[u32]>::to_vec);
         assert_eq!(decoded, Some(text.chars().map(u32::from).collect()));
     }
 }

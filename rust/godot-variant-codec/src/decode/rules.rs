@@ -544,6 +544,20 @@ impl<'a> RawText<'a> {
         bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
     }
 
+    /// [`bytes_by_rules`](Self::bytes_by_rules) with the bytes that come after them (the
+    /// text's padding, or the rest of a PackedStringArray's window of [`TEXT_WINDOW`]
+    /// bytes): those bytes and the text's length in them. The bytes past the length are
+    /// not the text's: a reader may look at them to read in wider blocks, and must not
+    /// take them.
+    #[inline(always)]
+    pub fn window_by_rules(&self) -> (&'a [u8], usize) {
+        let len = self.length as usize;
+        match self.padded_bytes[..len].starts_with(UTF8_BOM) {
+            true => (&self.padded_bytes[UTF8_BOM.len()..], len - UTF8_BOM.len()),
+            false => (self.padded_bytes, len),
+        }
+    }
+
     /// [`text`](Self::text), each rule applied: for a text that [`plain`](Self::plain) did
     /// not take, which `text` would check again.
     #[inline(always)]
