@@ -14,8 +14,8 @@ pub use rules::{RawNodePath, RawText};
 use rules::{
     build_scalar, check_script_value, godot2_special, read_container_count, read_header,
     read_inline_math, read_node_path, read_object_id, read_object_start, read_packed,
-    read_packed_strings_count, read_raw_text, read_rid, read_scalar, read_text,
-    read_typed_container, read_windowed_text, reserve,
+    read_packed_strings_count, read_rid, read_scalar, read_text, read_typed_container,
+    read_windowed_text, reserve,
 };
 
 use crate::error::{DecodeError, DecodeErrorKind as Kind};
@@ -164,7 +164,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         let value = match t {
             T::Nil | T::Bool | T::Int | T::Float => return self.scalar(t, header.is_wide()),
             T::String => {
-                let raw = read_raw_text(&mut self.r)?;
+                let raw = read_windowed_text(&mut self.r)?;
                 return self.b.raw_string(&raw);
             }
             T::StringName => {
@@ -405,7 +405,7 @@ impl<'a, 'o, 'b, B: Build> Decoder<'a, 'o, 'b, B> {
         for _ in 0..count {
             if string_header.is_some() && self.r.peek_u32() == string_header {
                 self.r.skip_unchecked(4);
-                let raw = read_raw_text(&mut self.r)?;
+                let raw = read_windowed_text(&mut self.r)?;
                 match self.b.text_key(&raw)? {
                     Some(key) => {
                         let value = self.value(depth + 1)?;
