@@ -511,9 +511,10 @@ impl Buffers {
         })
     }
 
-    /// A new String of the characters `decode` writes into a buffer of room for
-    /// [`utf32::count_chars`]`(bytes)` characters (how many it wrote, or `None` for none:
-    /// the buffer is freed); `None` also when the allocation failed.
+    /// A new String of the characters `decode` writes into a new buffer with room for
+    /// [`utf32::count_chars`]`(bytes)` characters, given how many it wrote (none: an empty
+    /// String, which holds no buffer); `None` when `decode` gives `None` (a text that is
+    /// not valid) or the allocation failed. A buffer not taken is freed.
     fn string_decoded(
         &self,
         bytes: &[u8],

@@ -122,12 +122,14 @@ impl Ffi {
 
     /// Makes in `slot` (as [`make_string`](Self::make_string) does) the String of the text
     /// `raw` holds (its bytes after the BOM rule, up to their first NUL), when they are
-    /// valid UTF-8: checked and decoded in one pass. A text of up to [`utf32::STACK_MAX`] bytes (not ASCII) or
-    /// [`utf32::MEDIUM_MAX`] is decoded on the stack (see [`utf32::decode_checked`],
+    /// valid UTF-8: checked and decoded in one pass. A text of up to [`utf32::STACK_MAX`]
+    /// bytes (not ASCII) or [`utf32::MEDIUM_MAX`] is decoded on the stack (see
+    /// [`utf32::decode_checked`], which takes runs of ASCII from the text's window, and
     /// [`utf32::decode_checked_medium`]), then copied into the String's buffer (made
     /// directly when the engine's layout is known, else by the engine's UTF-32
-    /// constructor, which checks each character and changes none of valid text); a longer
-    /// one, when the layout is known, straight into the String's buffer
+    /// constructor, which checks each character and changes none of valid text, or its
+    /// Latin-1 one for ASCII); a longer one, when the layout is known, straight into the
+    /// String's buffer
     /// ([`Buffers::string_from_utf8`](crate::engine::cow_data::Buffers::string_from_utf8)).
     /// Returns whether it did; else `slot` is left as it was, for the caller to read the
     /// text by the decoder's rules (and to get their error) and make it from that.

@@ -36,10 +36,11 @@ pub fn medium_chars_buffer() -> MediumChars {
 }
 
 /// The characters of the text `window[..len]`, up to the first NUL, written into `chars`
-/// (the window's bytes past the text, if any, may be read, and change nothing); `None`
-/// when those bytes are not valid UTF-8 by `str`'s rules (no overlong forms, surrogates, values above
-/// U+10FFFF or cut sequences) or have more characters than `chars` has room for, else the
-/// characters written. A `str` would be checked first and decoded after.
+/// (the window's bytes past the text, if any, may be read, and change nothing; `chars`
+/// past the characters returned may be written); `None` when those bytes are not valid
+/// UTF-8 by `str`'s rules (no overlong forms, surrogates, values above U+10FFFF or cut
+/// sequences) or have more characters than `chars` has room for, else the characters
+/// written. A `str` would be checked first and decoded after.
 #[inline]
 pub fn decode_checked<'c>(
     window: &[u8],
@@ -135,9 +136,9 @@ pub unsafe fn decode_valid(text: &str, chars: &mut [MaybeUninit<u32>]) -> usize 
 /// the text: a short text's runs are taken in blocks too), runs of 2-byte characters
 /// decoded four at a time from one 8-byte word, the others one at a time, up to the first
 /// NUL or the end; with `LONG_CHARS` false, up to the first character of 3 or 4 bytes (its
-/// lead byte at the offset returned), not checked. Returns the offset where it stopped and how many characters
-/// it wrote (the first in `chars`); `None` for text that is not valid (up to there) or
-/// more characters than `chars` has room for.
+/// lead byte at the offset returned), not checked. Returns the offset where it stopped and
+/// how many characters it wrote (the first in `chars`); `None` for text that is not valid
+/// (up to there) or more characters than `chars` has room for.
 #[inline(always)]
 fn decode_checked_with<const LONG_CHARS: bool>(
     window: &[u8],
@@ -216,8 +217,9 @@ pub fn has_long_chars(bytes: &[u8]) -> bool {
 }
 
 /// The characters of `text` written into `chars` by `str::chars`, how many: the fastest
-/// loop for text of 3- and 4-byte characters and for mixed lengths. Kept out of line: inlined into its caller, the
-/// loop compiled to slower code (docs/BENCHMARKS.md, 2026-11-28).
+/// loop for text of 3- and 4-byte characters and for mixed lengths. Kept out of line:
+/// inlined into its caller, the loop compiled to slower code (docs/BENCHMARKS.md,
+/// 2026-11-28).
 ///
 /// # Safety
 /// `chars` must have room for every character of `text` (`text.chars().count()`).

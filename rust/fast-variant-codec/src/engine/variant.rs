@@ -32,8 +32,9 @@ pub(super) fn type_word(v: &Variant) -> i32 {
     unsafe { std::ptr::from_ref(v).cast::<i32>().read() }
 }
 
-/// Copies the Variant `from` into `to` (not dropping either) as word loads and stores. Copied as 16 bytes and 8 (the compiler's way), the 16-byte read of a Variant
-/// whose words were just written one by one (as the decoder's results are) cannot be
+/// Copies the Variant `from` into `to` (not dropping either) as word loads and stores.
+/// Copied as 16 bytes and 8 (the compiler's way), the 16-byte read of a Variant whose
+/// words were just written one by one (as the decoder's results are) cannot be
 /// forwarded from the processor's store buffer, and waits for the writes to reach the
 /// cache (the shapes.gd rows of Arrays of ints, floats, bools and nils guard it).
 ///
