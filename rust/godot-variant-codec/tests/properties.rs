@@ -211,6 +211,9 @@ struct Recorder {
     seen: Vec<SeenNodePath>,
     /// The `encoded_len` of each text of a PackedStringArray.
     text_lengths: Vec<usize>,
+    /// The Dictionary keys made by `Build::text_key` (those of odd length as written;
+    /// the others are taken as their text).
+    keys_made: usize,
 }
 
 #[derive(Debug, PartialEq)]
@@ -243,6 +246,18 @@ impl Build for Recorder {
         self.text_lengths
             .extend(strings.iter().map(RawText::encoded_len));
         ValueBuilder.packed_strings(strings)
+    }
+
+    fn text_key(&mut self, key: &RawText<'_>) -> Result<Option<Value>, DecodeError> {
+        if key.encoded_len().is_multiple_of(2) {
+            return Ok(None);
+        }
+        // The window holds the text as written (after a BOM), and may hold more.
+        let (window, len) = key.window_by_rules();
+        assert!(window.len() >= len);
+        let text = key.text()?;
+        self.keys_made += 1;
+        Ok(Some(Value::String(text.to_owned())))
     }
 
     fn begin_array(
@@ -330,6 +345,61 @@ proptest! {
         let (decoded, _) = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap();
         prop_assert_eq!(decoded, value);
         prop_assert_eq!(recorder.text_lengths, texts.iter().map(|t| t.len() + 1).collect::<Vec<_>>());
+    }
+}
+
+proptest! {
+    /// A Dictionary's String keys give the same Dictionary whether `Build::text_key` makes
+    /// them from their raw text or the builder takes them as their text: keys of every
+    /// length, with a BOM or a NUL in them, nested.
+    #[test]
+    fn text_keys_made_or_taken_give_the_same_dictionary(
+        keys in vec(text(), 0..8),
+        bom in any::<bool>(),
+    ) {
+        let entries: Vec<(Value, Value)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let key = if bom { format!("\u{FEFF}{k}") } else { k.clone() };
+                (Value::String(key), Value::Int(i as i64))
+            })
+            .collect();
+        let inner = Value::Dictionary(Box::new(entries.clone().into_iter().collect()));
+        let mut outer: Vec<(Value, Value)> = entries;
+        outer.push((Value::String("inner".into()), inner));
+        let value = Value::Dictionary(Box::new(outer.into_iter().collect()));
+        let bytes = encode(&value, &EncodeOptions::default()).unwrap();
+        let opts = DecodeOptions::default();
+        let mut recorder = Recorder::default();
+        let (made, _) = decode_with(&bytes, 0, &opts, &mut recorder).unwrap();
+        let (taken, _) = decode(&bytes, &opts).unwrap();
+        prop_assert_eq!(made, taken);
+        // "inner" (5 bytes) is made, at least.
+        prop_assert!(recorder.keys_made >= 1);
+    }
+}
+
+/// A Dictionary's String key that is not valid UTF-8 is reported at its length word
+/// before the entry's value is read (here: a String cut short), as the engine reads the
+/// key first: whether `Build::text_key` makes the key (odd length) or not.
+#[test]
+fn a_bad_text_key_is_reported_before_its_value() {
+    for key in [&b"ab\xC3"[..], b"abc\xC3"] {
+        let dictionary = header_word(VariantType::Dictionary.id(), 0);
+        let string = header_word(VariantType::String.id(), 0);
+        let mut bytes = [dictionary, 1, string, key.len() as u32]
+            .map(u32::to_le_bytes)
+            .concat();
+        bytes.extend(key);
+        bytes.resize(bytes.len() + padding(key.len()), 0);
+        bytes.extend([string, 1000].map(u32::to_le_bytes).concat());
+        let mut recorder = Recorder::default();
+        let err = decode_with(&bytes, 0, &DecodeOptions::default(), &mut recorder).unwrap_err();
+        assert_eq!(err.offset, 12, "{key:?}: {err}");
+        assert_eq!(recorder.keys_made, 0);
+        let err = decode(&bytes, &DecodeOptions::default()).unwrap_err();
+        assert_eq!(err.offset, 12, "{key:?}: {err}");
     }
 }
 

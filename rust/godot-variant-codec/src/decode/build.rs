@@ -57,7 +57,7 @@ pub trait Build {
     }
     /// A String whose text is not yet read: [`string`](Self::string) of its
     /// [`RawText::text`] by default. A builder may read the text its own way (see
-    /// [`RawText::bytes_by_rules`]), and must fail with `RawText::text`'s error when that
+    /// [`RawText::window_by_rules`]), and must fail with `RawText::text`'s error when that
     /// fails.
     fn raw_string(&mut self, raw: &RawText<'_>) -> Result<Self::Value, Self::Error> {
         self.string(raw.text()?)

@@ -537,17 +537,10 @@ impl<'a> RawText<'a> {
 
     /// The text's bytes with the first rule of [`text`](Self::text) applied (a leading BOM
     /// dropped), the others not: they may hold a NUL (where the text ends) and need not be
-    /// valid UTF-8 (when they are not, up to that NUL, `text` fails).
-    #[inline(always)]
-    pub fn bytes_by_rules(&self) -> &'a [u8] {
-        let bytes = &self.padded_bytes[..self.length as usize];
-        bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
-    }
-
-    /// [`bytes_by_rules`](Self::bytes_by_rules) with the bytes that come after them (the
-    /// text's padding, or the rest of a PackedStringArray's window of [`TEXT_WINDOW`]
-    /// bytes): those bytes and the text's length in them. The bytes past the length are
-    /// not the text's: a reader may look at them to read in wider blocks, and must not
+    /// valid UTF-8 (when they are not, up to that NUL, `text` fails); with the bytes that
+    /// come after them (the text's padding, or the rest of its window of [`TEXT_WINDOW`]
+    /// bytes). Returns those bytes and the text's length in them: the bytes past the length
+    /// are not the text's, a reader may look at them to read in wider blocks and must not
     /// take them.
     #[inline(always)]
     pub fn window_by_rules(&self) -> (&'a [u8], usize) {
