@@ -544,8 +544,9 @@ func test_texts_of_every_script_match_the_engine() -> void:
 
 ## Texts that are not valid UTF-8 (overlong forms, surrogates, values above U+10FFFF, cut
 ## and stray sequences), alone or after valid text, short and long, before or after a NUL
-## (where the text ends), some followed by valid text, as a String, in a PackedStringArray, an Array and as a Dictionary
-## key: decoded as the engine decodes them (refused, or the text up to the NUL).
+## (where the text ends), some followed by valid text, as a String, in a
+## PackedStringArray, an Array and as a Dictionary key: decoded as the engine decodes them
+## (refused, or the text up to the NUL).
 func test_invalid_utf8_matches_the_engine() -> void:
 	var codec := FastVariantCodec.new()
 	var faults := {
