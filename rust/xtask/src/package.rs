@@ -299,10 +299,9 @@ struct Inputs {
 /// What `package` made, for the checks.
 pub(crate) struct Package {
     version: String,
-    /// .cache/cross (scripts/provision-cross.sh toolchains).
-    cross: PathBuf,
-    /// The API description the double-precision libraries were built from.
-    double_api: PathBuf,
+    /// What the libraries were built with: the cross toolchains, the API description the
+    /// double-precision ones were built from.
+    inputs: Inputs,
     /// target/package: the zip, its stage and the checks' projects.
     dir: PathBuf,
     zip: PathBuf,
@@ -372,8 +371,7 @@ pub(crate) fn package(args: &[String]) -> Result<(), String> {
 
     let package = Package {
         version,
-        cross: inputs.cross,
-        double_api: inputs.double_api,
+        inputs,
         dir,
         zip,
         expected,
@@ -580,9 +578,14 @@ fn nice_at(niceness: &str, program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 /// Runs scripts/provision-cross.sh `what`, which prints the path provisioned.
 fn provision(what: &str) -> Result<PathBuf, String> {
-    let script = project_dir().join("scripts/provision-cross.sh");
-    let command = format!("{} {what}", script.display());
-    let out = stdout_of(Command::new("bash").arg(&script).arg(what), &command)?;
+    printed_path("scripts/provision-cross.sh", what)
+}
+
+/// Runs the project's bash `script` with `arg`; the path it prints.
+fn printed_path(script: &str, arg: &str) -> Result<PathBuf, String> {
+    let script = project_dir().join(script);
+    let command = format!("{} {arg}", script.display());
+    let out = stdout_of(Command::new("bash").arg(&script).arg(arg), &command)?;
     Ok(PathBuf::from(out.trim()))
 }
 

@@ -472,7 +472,7 @@ impl Buffers {
             // are written.
             let chars = unsafe {
                 let count = utf32::decode_valid(text, &mut chars);
-                std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count)
+                utf32::written(&chars, count)
             };
             return self.string_of_chars(chars);
         }

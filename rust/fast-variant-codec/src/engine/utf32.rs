@@ -49,7 +49,7 @@ pub fn decode_checked<'c>(
 ) -> Option<&'c [u32]> {
     let (_, count) = decode_checked_with::<true>(window, len, chars)?;
     // SAFETY: the first `count` characters were written.
-    Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
+    Some(unsafe { written(chars, count) })
 }
 
 /// [`decode_checked`] for a text of up to [`MEDIUM_MAX`] bytes (`None` past it), by
@@ -62,7 +62,18 @@ pub fn decode_checked_medium<'c>(bytes: &[u8], chars: &'c mut MediumChars) -> Op
     // SAFETY: room for as many characters as the text has bytes.
     let count = unsafe { decode_checked_into(bytes, chars) }?;
     // SAFETY: the first `count` characters were written.
-    Some(unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) })
+    Some(unsafe { written(chars, count) })
+}
+
+/// The first `count` characters of `chars`, which a decoder wrote.
+///
+/// # Safety
+/// The first `count` elements of `chars` must be initialized.
+#[inline(always)]
+pub unsafe fn written(chars: &[MaybeUninit<u32>], count: usize) -> &[u32] {
+    debug_assert!(count <= chars.len());
+    // SAFETY: as the caller promises; `MaybeUninit<u32>` has the layout of `u32`.
+    unsafe { std::slice::from_raw_parts(chars.as_ptr().cast::<u32>(), count) }
 }
 
 /// How many characters `bytes` hold if they are valid UTF-8: the bytes that are not
@@ -159,18 +170,20 @@ fn decode_checked_with<const LONG_CHARS: bool>(
         // while a block is left: 16 bytes of ASCII (of the window), 8 of 2-byte characters
         // (shorter texts and ends go one character at a time, with no run set up for them).
         // A run of ASCII may look at the window's bytes past the text, and is cut at its end.
-        let (read, written) = match lead {
+        let (read, decoded) = match lead {
             0x01..=0x7F if window.len() - at >= 16 => {
-                let (read, _) = ascii_run(&window[at..], &mut chars[count..]);
-                let read = read.min(end - at);
-                (read, read)
+                let ascii = ascii_run(&window[at..], &mut chars[count..]).min(end - at);
+                (ascii, ascii)
             }
-            0xC2..=0xDF if end - at >= 8 => two_byte_run(&bytes[at..], &mut chars[count..]),
+            0xC2..=0xDF if end - at >= 8 => {
+                let pairs = two_byte_run(&bytes[at..], &mut chars[count..]);
+                (2 * pairs, pairs)
+            }
             _ => (0, 0),
         };
         if read > 0 {
             at += read;
-            count += written;
+            count += decoded;
             continue;
         }
         let (c, len) = match lead {
@@ -237,11 +250,11 @@ pub unsafe fn decode_by_chars(text: &str, chars: &mut [MaybeUninit<u32>]) -> usi
 }
 
 /// The run of ASCII (other than NUL) that `bytes` start with, widened into `chars` 16
-/// bytes at a time while 16 bytes and room for 16 characters are left: how many bytes it
-/// read and characters it wrote (as many; 0 when fewer than 16 are left). Characters after
-/// the run within its last block are written too, to be written again by the caller.
+/// bytes at a time while 16 bytes and room for 16 characters are left: how many (0 when
+/// fewer than 16 are left). Characters after the run within its last block are written
+/// too, to be written again by the caller.
 #[inline(always)]
-fn ascii_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+fn ascii_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> usize {
     let mut ascii = 0;
     for (block, out) in bytes
         .as_chunks::<16>()
@@ -256,14 +269,14 @@ fn ascii_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) {
             break;
         }
     }
-    (ascii, ascii)
+    ascii
 }
 
 /// The run of 2-byte characters that `bytes` start with, decoded into `chars` four at a
 /// time from one 8-byte word while 8 bytes and room for 4 characters are left: how many
-/// bytes it read and characters it wrote.
+/// characters (of two bytes each).
 #[inline(always)]
-fn two_byte_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+fn two_byte_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> usize {
     let mut words = 0;
     for (word, out) in bytes
         .as_chunks::<8>()
@@ -279,7 +292,7 @@ fn two_byte_run(bytes: &[u8], chars: &mut [MaybeUninit<u32>]) -> (usize, usize) 
         }
         words += 1;
     }
-    (8 * words, 4 * words)
+    4 * words
 }
 
 /// The four characters of `word` (8 bytes, little-endian) when it is four valid 2-byte

@@ -15,10 +15,7 @@ use super::*;
 /// the one rule build.sh --double follows too) and prints its path. One description serves
 /// every platform: it describes the engine's API, not a binary.
 pub(super) fn double_api() -> Result<PathBuf, String> {
-    let script = project_dir().join(ADDON).join("build.sh");
-    let what = format!("{} --double-api", script.display());
-    let out = stdout_of(Command::new("bash").arg(&script).arg("--double-api"), &what)?;
-    Ok(PathBuf::from(out.trim()))
+    printed_path(&format!("{ADDON}/build.sh"), "--double-api")
 }
 
 /// Builds the release library `library`: natively (cargo's own target directory, the build

@@ -27,8 +27,8 @@ use std::time::Instant;
 
 use super::macho::{self};
 use super::{
-    libraries, zip_entries, Library, Package, Precision, Toolchain, ADDON, DOUBLE_TAG, GDEXTENSION,
-    SUMS,
+    libraries, zip_entries, Library, Package, Precision, Toolchain, ADDON, DOUBLE_TAG,
+    ENTRY_SYMBOL, GDEXTENSION, SUMS, WINDOWS_X86_64,
 };
 use crate::godot::godot;
 use crate::process::project_dir;
@@ -68,7 +68,7 @@ pub(super) fn run(package: &Package) -> Result<(), String> {
     check_sums(package, &mut tally)?;
     check_icons(package, &mut tally)?;
 
-    let double_api = api_version(&package.double_api)?;
+    let double_api = api_version(&package.inputs.double_api)?;
     for library in libraries() {
         check_binary(package, &library, &mut tally)?;
         check_precision(package, &library, &double_api, &mut tally)?;
@@ -114,11 +114,11 @@ fn elf_machine(bytes: &[u8]) -> Option<u16> {
 fn check_binary(package: &Package, packaged: &Library, tally: &mut Tally) -> Result<(), String> {
     let (platform, name) = (packaged.platform, packaged.name());
     let library = &package.built(packaged).staged;
-    let objdump = platform.tool(&package.cross, "objdump");
+    let objdump = platform.tool(&package.inputs.cross, "objdump");
     if let Toolchain::Apple { slices } = platform.toolchain {
         return macos::check_universal(package, &name, library, slices, tally);
     }
-    if platform.os == "windows" {
+    if platform.os == WINDOWS_X86_64.os {
         return windows::check_dll(&name, library, &objdump, tally);
     }
     let bytes = fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
@@ -138,13 +138,13 @@ fn check_binary(package: &Package, packaged: &Library, tally: &mut Tally) -> Res
     let (ok, symbols) = output(Command::new(&objdump).arg("-T").arg(library))?;
     let entry = symbols
         .lines()
-        .find(|l| l.split_whitespace().last() == Some("gdext_rust_init"));
+        .find(|l| l.split_whitespace().last() == Some(ENTRY_SYMBOL));
     println!(
         "{name}: {}",
-        entry.unwrap_or("no gdext_rust_init among the dynamic symbols")
+        entry.unwrap_or(&format!("no {ENTRY_SYMBOL} among the dynamic symbols"))
     );
     tally.step(
-        &format!("{name}: exports gdext_rust_init (objdump -T)"),
+        &format!("{name}: exports {ENTRY_SYMBOL} (objdump -T)"),
         ok && entry.is_some_and(|l| l.contains(".text") && l.contains(" g ")),
     );
     let glibc = symbols

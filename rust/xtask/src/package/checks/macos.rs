@@ -126,7 +126,7 @@ fn check_signatures(
     tally: &mut Tally,
 ) -> Result<(), String> {
     let check = SignatureCheck {
-        rcodesign: apple_tool(&package.cross, "rcodesign"),
+        rcodesign: apple_tool(&package.inputs.cross, "rcodesign"),
         name,
         library,
         found,

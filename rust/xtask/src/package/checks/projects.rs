@@ -124,6 +124,20 @@ fn run_suites(
     Ok(())
 }
 
+/// A fresh project in `dir` of the unpacked zip and the bundled project's tests (its
+/// settings, test runner, suites and fixtures), imported by `godot`.
+fn parity_project(package: &Package, godot: &Path, dir: &Path) -> Result<(), String> {
+    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
+        .map_err(|e| e.to_string())?;
+    fresh_project(
+        package,
+        godot,
+        dir,
+        &["test_runner", "tests", "fixtures"],
+        &project,
+    )
+}
+
 /// The curated parity suite in the double-precision Godot built here
 /// (scripts/provision-engine-build.sh double), in a fresh project of the zip and the
 /// bundled project's tests, imported by that engine: it takes the `.double` entries of
@@ -132,15 +146,7 @@ fn run_suites(
 pub(super) fn check_double_project(package: &Package, tally: &mut Tally) -> Result<(), String> {
     let double = engine_build(DOUBLE_TAG)?;
     let dir = package.dir.join("check/double-project");
-    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
-        .map_err(|e| e.to_string())?;
-    fresh_project(
-        package,
-        &double,
-        &dir,
-        &["test_runner", "tests", "fixtures"],
-        &project,
-    )?;
+    parity_project(package, &double, &dir)?;
     let (_, version) = output(Command::new(&double).arg("--version"))?;
     println!(
         "double-precision Godot {} ({})",
@@ -170,15 +176,7 @@ pub(super) fn check_parity_projects(
     tally: &mut Tally,
 ) -> Result<(), String> {
     let dir = package.dir.join("check/parity-project");
-    let project = fs::read_to_string(project_dir().join("godot_project/project.godot"))
-        .map_err(|e| e.to_string())?;
-    fresh_project(
-        package,
-        godot,
-        &dir,
-        &["test_runner", "tests", "fixtures"],
-        &project,
-    )?;
+    parity_project(package, godot, &dir)?;
 
     let native = [godot.as_os_str()];
     run_suites(

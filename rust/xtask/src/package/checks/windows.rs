@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::output;
-use crate::package::{libraries, niced, provision, Library, Package, WINDOWS_X86_64};
+use crate::package::{libraries, niced, provision, Library, Package, ENTRY_SYMBOL, WINDOWS_X86_64};
 use crate::tally::Tally;
 
 /// DLLs the Windows build may import: Windows' own (and its api-ms-win-* API sets), never
@@ -73,8 +73,8 @@ pub(super) fn check_dll(
         .collect();
     println!("{name}: exports {exports:?}");
     tally.step(
-        &format!("{name}: exports exactly gdext_rust_init"),
-        exports == ["gdext_rust_init"],
+        &format!("{name}: exports exactly {ENTRY_SYMBOL}"),
+        exports == [ENTRY_SYMBOL],
     );
 
     let imports: Vec<String> = headers
@@ -115,7 +115,7 @@ pub(super) fn check_in_wine(package: &Package, tally: &mut Tally) -> Result<(), 
     fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
     fs::write(work.join("loader.c"), LOADER_C).map_err(|e| e.to_string())?;
     fs::write(work.join("control.c"), CONTROL_C).map_err(|e| e.to_string())?;
-    let gcc = WINDOWS_X86_64.tool(&package.cross, "gcc");
+    let gcc = WINDOWS_X86_64.tool(&package.inputs.cross, "gcc");
     for args in [
         ["-O2", "-Wall", "-o", "loader.exe", "loader.c"].as_slice(),
         ["-shared", "-o", "control.dll", "control.c"].as_slice(),
