@@ -128,7 +128,7 @@ impl KeyCache {
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
         let hash = key_hash(words, len);
-        let is_it = |cached: &CachedKey| cached.len == len && cached.words == words;
+        let is_it = |cached: &CachedKey| cached.is(words, len);
         if first_dictionary && self.first_added == FIRST_DICTIONARY_KEYS {
             return self.slots.find(hash, is_it).map(|cached| &cached.key);
         }
@@ -145,6 +145,53 @@ impl KeyCache {
             self.first_added += 1;
         }
         Some(&cached.key)
+    }
+
+    /// Whether the key whose text the input holds as `bytes` (a BOM dropped, the NUL and
+    /// UTF-8 rules not yet applied) is kept: then those bytes are the text of a key made
+    /// before (a kept text has no NUL and is valid), which [`get`](Self::get) finds.
+    #[inline]
+    pub fn holds(&self, bytes: &[u8]) -> bool {
+        let Some(words) = short_key_words(bytes) else {
+            return false;
+        };
+        let len = bytes.len();
+        let is_it = |cached: &CachedKey| cached.is(words, len);
+        self.slots.find(key_hash(words, len), is_it).is_some()
+    }
+
+    /// Keeps `key`, the String made of the key whose text the input holds as `bytes` (as
+    /// for [`holds`](Self::holds), which said it was not kept), unless it is long, its
+    /// text is not all of `bytes` (a NUL ends it) or a builder's first Dictionary
+    /// (`first_dictionary`) may add no more.
+    #[inline]
+    pub fn keep(&mut self, bytes: &[u8], first_dictionary: bool, key: &Variant) {
+        let Some(words) = short_key_words(bytes).filter(|_| !bytes.contains(&0)) else {
+            return;
+        };
+        if first_dictionary {
+            if self.first_added == FIRST_DICTIONARY_KEYS {
+                return;
+            }
+            self.first_added += 1;
+        }
+        let len = bytes.len();
+        self.slots.get_or_insert(
+            key_hash(words, len),
+            |cached| cached.is(words, len),
+            || CachedKey {
+                words,
+                len,
+                key: key.clone(),
+            },
+        );
+    }
+}
+
+impl CachedKey {
+    #[inline]
+    fn is(&self, words: [u64; 2], len: usize) -> bool {
+        self.len == len && self.words == words
     }
 }
 
@@ -190,12 +237,16 @@ impl<T, const SLOTS: usize> ProbedSlots<T, SLOTS> {
     }
 
     /// The entry that `is_it` accepts among those from the home of `hash` on.
-    #[inline]
+    #[inline(always)]
     fn find(&self, hash: u64, is_it: impl Fn(&T) -> bool) -> Option<&T> {
         let home = Self::home(hash);
-        (0..KEY_PROBES)
-            .map_while(|probe| self.slots.get((home + probe) % SLOTS)?.as_ref())
-            .find(|entry| is_it(entry))
+        for probe in 0..KEY_PROBES {
+            let entry = self.slots.get((home + probe) % SLOTS)?.as_ref()?;
+            if is_it(entry) {
+                return Some(entry);
+            }
+        }
+        None
     }
 
     /// The slot an entry of `hash` takes first.

@@ -586,31 +586,48 @@ impl Build for VariantBuilder {
         Ok(DictionaryFill { dictionary, typed })
     }
 
-    #[inline]
+    #[inline(always)]
     fn insert(
         &mut self,
         fill: &mut DictionaryFill,
         key: VariantWords,
         value: VariantWords,
     ) -> Result<(), ReadError> {
-        let (key, value) = (key.into_variant(), value.into_variant());
+        let mut key = std::mem::ManuallyDrop::new(key.into_variant());
         // The engine's `dict[key] = value`: the key is checked, the value is not.
-        self.ffi.set_entry(&mut fill.dictionary, &key, value);
-        self.ffi.drop_variant(key);
+        self.ffi
+            .set_entry(&mut fill.dictionary, &key, value.into_variant());
+        // SAFETY: the key's own Variant, not used again. Dropped where it is: moved into
+        // `drop_variant` it would be copied in wider loads than the writes that made it.
+        unsafe { self.ffi.drop_in_place(&mut *key) };
         Ok(())
     }
 
-    /// A key longer than the ones the thread's [`KeyCache`] keeps is made from its text as
-    /// the input holds it, checked and decoded in one pass (as a String value is); a
-    /// shorter one is taken as its text, to be found there.
+    /// A short ASCII key is taken as its text, to be found in (or added to) the thread's
+    /// [`KeyCache`], as is any other short key the cache holds. Any other key is made from
+    /// its text as the input holds it, checked and decoded in one pass (as a String value
+    /// is), and kept when it is short and the cache may add it.
     ///
     /// [`KeyCache`]: crate::convert::builder_caches::KeyCache
     #[inline]
     fn text_key(&mut self, key: &RawText<'_>) -> Result<Option<VariantWords>, ReadError> {
-        if key.encoded_len() <= builder_caches::SHORT_KEY {
+        let (window, len) = key.window_by_rules();
+        if len > builder_caches::SHORT_KEY {
+            return self.raw_string(key).map(Some);
+        }
+        if key.plain().is_some() {
             return Ok(None);
         }
-        self.raw_string(key).map(Some)
+        let bytes = &window[..len];
+        let first_dictionary = self.dictionaries <= 1;
+        let ffi = self.ffi;
+        let keys = &mut self.caches().keys;
+        if keys.holds(bytes) {
+            return Ok(None);
+        }
+        let made = ffi.raw_string_variant(key)?;
+        keys.keep(bytes, first_dictionary, &made);
+        Ok(Some(VariantWords::from_engine(made)))
     }
 
     #[inline]

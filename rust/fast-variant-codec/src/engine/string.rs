@@ -236,12 +236,26 @@ impl Ffi {
 
     /// A Variant holding a new String of the text `raw` holds (see
     /// [`make_string_from_utf8`](Self::make_string_from_utf8)), or the error reading it.
-    #[inline]
+    /// Inlined: the String comes back in a register, where a `Result<Variant, _>` would come
+    /// back through memory, written in words and read back in wider loads that wait for
+    /// those writes to reach the cache.
+    #[inline(always)]
     pub fn raw_string_variant(&self, raw: &RawText<'_>) -> Result<Variant, DecodeError> {
+        match self.string_of_raw_text(raw) {
+            Some(s) => Ok(self.moved_into_variant(VariantType::STRING, s)),
+            None => raw.text().map(|text| self.string_variant(text)),
+        }
+    }
+
+    /// A new String of the text `raw` holds when it is plain (ASCII without NUL) or
+    /// [`make_string_from_utf8`](Self::make_string_from_utf8) makes it; `None` leaves it to
+    /// be made from its checked text (or its error).
+    #[inline(never)]
+    fn string_of_raw_text(&self, raw: &RawText<'_>) -> Option<GString> {
         let mut made = true;
-        // SAFETY: the constructor initializes the String it is given: a plain text (ASCII
-        // without NUL) is made from it, any other by the call below, which does or says it
-        // did not; then an empty String is written for the drop.
+        // SAFETY: the constructor initializes the String it is given: a plain text is made
+        // from it, any other by the call below, which does or says it did not; then an
+        // empty String is written for the drop.
         let s = unsafe {
             GString::new_with_uninit(|dest| match raw.plain() {
                 Some(text) => self.make_ascii_string(dest.cast(), text),
@@ -253,10 +267,7 @@ impl Ffi {
                 }
             })
         };
-        if made {
-            return Ok(self.moved_into_variant(VariantType::STRING, s));
-        }
-        raw.text().map(|text| self.string_variant(text))
+        made.then_some(s)
     }
 
     /// A Variant holding a new String of `text`.
