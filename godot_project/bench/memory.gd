@@ -16,7 +16,10 @@ extends SceneTree
 const Workloads := preload("res://bench/workloads.gd")
 
 const ROWS := ["issue", "packed", "strings", "nested", "batch"]
-const CALLS := ["encode", "decode", "encode_batch", "decode_batch", "encode_stream", "decode_stream"]
+## `*_objects`: the encoding call with full objects (`var_to_bytes_with_objects`), which
+## runs property getters during the walk.
+const CALLS := ["encode", "decode", "encode_batch", "decode_batch", "encode_stream", "decode_stream",
+		"encode_objects", "encode_batch_objects", "encode_stream_objects"]
 
 
 ## The values of each row: one large value, or many (`batch`).
@@ -95,7 +98,19 @@ func _initialize() -> void:
 
 static func _run(engine: bool, call_name: String, codec: FastVariantCodec, values: Array,
 		packets: Array[PackedByteArray], stream: PackedByteArray) -> Variant:
+	codec.full_objects = call_name.ends_with("_objects")
 	match call_name:
+		"encode_objects":
+			return var_to_bytes_with_objects(values[0]) if engine else codec.encode(values[0])
+		"encode_batch_objects":
+			if not engine:
+				return codec.encode_batch(values)
+			var out: Array[PackedByteArray] = []
+			for value in values:
+				out.append(var_to_bytes_with_objects(value))
+			return out
+		"encode_stream_objects":
+			return _engine_stream(values, true) if engine else codec.encode_stream(values)
 		"encode":
 			return var_to_bytes(values[0]) if engine else codec.encode(values[0])
 		"decode":
@@ -118,11 +133,12 @@ static func _run(engine: bool, call_name: String, codec: FastVariantCodec, value
 	return null
 
 
-## The values as `StreamPeer.put_var` writes them one after another.
-static func _engine_stream(values: Array) -> PackedByteArray:
+## The values as `StreamPeer.put_var` writes them one after another (with full objects
+## when `full_objects`).
+static func _engine_stream(values: Array, full_objects := false) -> PackedByteArray:
 	var peer := StreamPeerBuffer.new()
 	for value in values:
-		peer.put_var(value)
+		peer.put_var(value, full_objects)
 	return peer.data_array
 
 

@@ -12,10 +12,10 @@
 
 use std::borrow::Cow;
 
-use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, Variant, VariantType};
+use godot::builtin::{AnyArray, Array, PackedByteArray, VarArray, VariantType};
 use godot::global::Error;
 use godot::sys::GodotFfi;
-use godot_variant_codec::stream::{frame_at, frame_into, FrameError, FrameErrorKind};
+use godot_variant_codec::stream::{frame_at, FrameError, FrameErrorKind};
 use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
@@ -255,31 +255,23 @@ pub fn encode_stream(
             // `held_for_call`).
             unsafe { ffi.array_element(values.sys(), i) }
         };
-        fn write<S: Sink>(
-            sink: S,
-            value: &Variant,
-            opts: EncodeOptions,
-            mode: WriteMode,
-        ) -> Result<(), Failure> {
-            VariantWriter::new(Encoder::new(sink, opts), mode)
-                .value(value, 0)
-                .map_err(Failure::from)
-        }
-        if mode.full_objects {
-            for i in 0..values.len() {
-                frame_into(stream, |stream| write(stream, value_at(i), opts, mode))
-                    .map_err(|e| e.of_element(i))?;
-            }
-            return Ok(encode_output::packed_bytes(stream));
-        }
-        // No script runs: large packed arrays are copied once, into the result.
+        // Large packed arrays are copied once, into the result; with full objects, each
+        // held by a reference until then (see `VariantWriter::into_held`).
         let mut gather = GatherSink::new(stream);
+        let mut held = Vec::new();
         for i in 0..values.len() {
             gather
-                .frame(|gather| write(gather, value_at(i), opts, mode))
-                .map_err(|e| e.of_element(i))?;
+                .frame(|gather| {
+                    let mut writer = VariantWriter::new(Encoder::new(gather, opts), mode);
+                    writer.value(value_at(i), 0).map_err(Failure::from)?;
+                    held.append(&mut writer.into_held());
+                    Ok(())
+                })
+                .map_err(|e: Failure| e.of_element(i))?;
         }
-        Ok(gather.packed_bytes())
+        let bytes = gather.packed_bytes();
+        drop(held);
+        Ok(bytes)
     })
 }
 

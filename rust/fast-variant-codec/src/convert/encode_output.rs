@@ -92,9 +92,10 @@ pub const GATHERED_SLICE_MIN: usize = 4096;
 /// elements), which are only noted and copied from their own memory once the returned
 /// memory exists: the buffer then holds the rest alone, headers and small values.
 ///
-/// The slices are read where the written values hold them, after the walk: only without
-/// full objects, where no script runs during the walk, and the calling thread stays in
-/// the call until [`copy_into`](Self::copy_into) is done, so nothing changes them.
+/// The slices are read where the written values hold them, after the walk, and must not
+/// change until [`copy_into`](Self::copy_into) is done: without full objects no script
+/// runs during the walk and the calling thread stays in the call; with them, the writer's
+/// [`into_held`](VariantWriter::into_held) references keep the arrays as they were.
 pub struct GatherSink<'b> {
     buffer: &'b mut Vec<u8>,
     /// The noted slices in the order written, each with where it goes in the buffer.
@@ -223,10 +224,10 @@ impl Filled for OutSink<'_> {
 /// A value whose size is known without walking other values (a packed array, a string…)
 /// is sized first, then written straight into that memory. A container is written in one
 /// walk into a buffer, then copied: a second walk to size it would cost more than the copy
-/// (the walk calls into the engine per element; the copy is a memcpy). Without full
-/// objects, the container's large packed arrays are not copied into the buffer but
-/// straight from their own memory into the returned memory (see [`GatherSink`]), so the
-/// call holds little more than the returned bytes.
+/// (the walk calls into the engine per element; the copy is a memcpy). The container's
+/// large packed arrays are not copied into the buffer but straight from their own memory
+/// into the returned memory (see [`GatherSink`]), so the call holds little more than the
+/// returned bytes.
 pub fn encode_with<'m, S: Filled>(
     v: &Variant,
     opts: EncodeOptions,
@@ -236,14 +237,13 @@ pub fn encode_with<'m, S: Filled>(
 ) -> Result<(), WriteError> {
     if holds_values(ffi().type_of(v)) {
         return with_buffer(|buffer| {
-            if mode.full_objects {
-                VariantWriter::new(Encoder::new(&mut *buffer, opts), mode).value(v, 0)?;
-                parallel::copy(memory(buffer.len()), buffer);
-            } else {
-                let mut gather = GatherSink::new(buffer);
-                VariantWriter::new(Encoder::new(&mut gather, opts), mode).value(v, 0)?;
-                gather.copy_into(memory(gather.position()));
-            }
+            let mut gather = GatherSink::new(buffer);
+            let mut writer = VariantWriter::new(Encoder::new(&mut gather, opts), mode);
+            writer.value(v, 0)?;
+            // Kept until the noted arrays are copied.
+            let held = writer.into_held();
+            gather.copy_into(memory(gather.position()));
+            drop(held);
             Ok(())
         });
     }

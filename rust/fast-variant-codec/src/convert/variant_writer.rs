@@ -27,6 +27,7 @@ use godot_variant_codec::{
     SCRIPT_PROPERTY,
 };
 
+use crate::convert::encode_output::GATHERED_SLICE_MIN;
 use crate::convert::stack_room;
 use crate::convert::utf8_text::Utf32;
 use crate::engine::cow_data;
@@ -101,6 +102,9 @@ pub struct VariantWriter<S: Sink> {
     pub enc: Encoder<S>,
     mode: WriteMode,
     ffi: &'static Ffi,
+    /// With full objects, a reference to each packed array written (see
+    /// [`into_held`](Self::into_held)).
+    held: Vec<Variant>,
 }
 
 /// Whether writing `v` (of type `t`) walks other values (and so calls into the engine per
@@ -118,7 +122,17 @@ impl<S: Sink> VariantWriter<S> {
             enc,
             mode,
             ffi: ffi(),
+            held: Vec::new(),
         }
+    }
+
+    /// The packed arrays written with full objects, each held by a reference of its own:
+    /// a sink that noted where their elements are (rather than copying them) may read them
+    /// for as long as these are kept. A script run by a property getter meanwhile cannot
+    /// change or free them: the engine copies a packed array that more than one reference
+    /// holds before changing it. Without full objects no script runs, and none is held.
+    pub fn into_held(self) -> Vec<Variant> {
+        self.held
     }
 
     /// Writes `v`, at nesting `depth` (0 for a top-level value).
@@ -303,7 +317,9 @@ impl<S: Sink> VariantWriter<S> {
     }
 
     /// A packed array, viewed (not owned, never dropped) while `v` is borrowed; writing
-    /// runs no script that could change it. `t` is `v`'s type, a packed array type.
+    /// runs no script that could change it. `t` is `v`'s type, a packed array type. With
+    /// full objects, held (see [`into_held`](Self::into_held)) when its elements are a
+    /// slice a sink may note rather than copy (a PackedStringArray's texts are written).
     fn packed(&mut self, v: &Variant, t: VariantType, depth: usize) -> Result<(), WriteError> {
         macro_rules! write_one {
             (plain $method:ident, $_name:ident, $_element:ty, $items:expr) => {
@@ -326,7 +342,14 @@ impl<S: Sink> VariantWriter<S> {
                     $(VariantType::$engine => {
                         // SAFETY: `t` is `v`'s type, the array type viewed.
                         let a = unsafe { self.ffi.view::<PackedArray<$element>>(v, t) };
-                        write_one!($kind $($arg)?, $name, $element, cow_data::elements_of(&a));
+                        let items = cow_data::elements_of(&a);
+                        if self.mode.full_objects
+                            && t != VariantType::PACKED_STRING_ARRAY
+                            && std::mem::size_of_val(items) >= GATHERED_SLICE_MIN
+                        {
+                            self.held.push(v.clone());
+                        }
+                        write_one!($kind $($arg)?, $name, $element, items);
                     })*
                     _ => unreachable!("not a packed array type: {t:?}"),
                 }
