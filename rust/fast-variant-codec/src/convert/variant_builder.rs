@@ -627,6 +627,8 @@ impl Build for VariantBuilder {
         }
         let made = ffi.raw_string_variant(key)?;
         keys.keep(bytes, first_dictionary, &made);
+        // Read as one the engine wrote (its 32-bit type, then its words), which takes a
+        // Variant written as words too, and is how safe mode's is written.
         Ok(Some(VariantWords::from_engine(made)))
     }
 

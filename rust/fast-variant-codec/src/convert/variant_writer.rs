@@ -16,6 +16,7 @@ use godot::builtin::{
 };
 use godot::classes::{ClassDb, Object, Resource};
 use godot::global::Error;
+use godot::meta::ToGodot;
 use godot::obj::{EngineBitfield, Gd, Singleton};
 use godot::register::info::PropertyUsageFlags;
 use godot::sys::GodotFfi;
@@ -126,11 +127,13 @@ impl<S: Sink> VariantWriter<S> {
         }
     }
 
-    /// The packed arrays written with full objects, each held by a reference of its own:
-    /// a sink that noted where their elements are (rather than copying them) may read them
-    /// for as long as these are kept. A script run by a property getter meanwhile cannot
-    /// change or free them: the engine copies a packed array that more than one reference
-    /// holds before changing it. Without full objects no script runs, and none is held.
+    /// The packed arrays written with full objects, each held as an array of its own that
+    /// shares their elements: a sink that noted where the elements are (rather than copying
+    /// them) may read them for as long as these are kept. A script run by a property getter
+    /// meanwhile cannot change or free them: the engine copies elements that more than one
+    /// array shares before changing them. (Copies of the Variant would not do: they share
+    /// one array, which a script resizes in place through any of them.) Without full
+    /// objects no script runs, and none is held.
     pub fn into_held(self) -> Vec<Variant> {
         self.held
     }
@@ -347,7 +350,9 @@ impl<S: Sink> VariantWriter<S> {
                             && t != VariantType::PACKED_STRING_ARRAY
                             && std::mem::size_of_val(items) >= GATHERED_SLICE_MIN
                         {
-                            self.held.push(v.clone());
+                            // A Variant of its own array sharing the elements, not a copy
+                            // of `v`, which would share the array a script may resize.
+                            self.held.push(a.to_variant());
                         }
                         write_one!($kind $($arg)?, $name, $element, items);
                     })*
