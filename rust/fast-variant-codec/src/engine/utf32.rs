@@ -389,10 +389,12 @@ mod tests {
 
     #[test]
     fn decodes_and_checks_as_str_does() {
-        // Every character of interest, and every fault (cut, stray or overlong sequences,
-        // surrogates, values above U+10FFFF, a NUL), at each place in texts of every length
-        // around the 16-byte blocks, in ASCII and in text of 2-byte characters.
-        let pieces: [&[u8]; 24] = [
+        // Every character of interest (each bit of a sequence set somewhere), and every
+        // fault (cut, stray or overlong sequences, a byte below 0x40 or above 0xBF where a
+        // continuation byte belongs, surrogates, values above U+10FFFF, a NUL), at each
+        // place in texts of every length around the 16-byte blocks, in ASCII and in text
+        // of 2-byte characters.
+        let pieces: [&[u8]; 30] = [
             b"a",
             b"\x7F",
             "é".as_bytes(),
@@ -402,7 +404,14 @@ mod tests {
             "\u{FFFF}".as_bytes(),
             "\u{10000}".as_bytes(),
             "😀".as_bytes(),
+            "\u{3FFFF}".as_bytes(),
+            "\u{E01EF}".as_bytes(),
             "\u{10FFFF}".as_bytes(),
+            // A byte below 0x40 where a continuation byte belongs, at each place.
+            b"\xE6\x30\x97",
+            b"\xE6\x97\x30",
+            b"\xF0\x30\x98\x80",
+            b"\xF0\x9F\x98\x30",
             b"\0",
             b"\x80",
             b"\xBF",
