@@ -103,12 +103,7 @@ static func _run(engine: bool, call_name: String, codec: FastVariantCodec, value
 		"encode_objects":
 			return var_to_bytes_with_objects(values[0]) if engine else codec.encode(values[0])
 		"encode_batch_objects":
-			if not engine:
-				return codec.encode_batch(values)
-			var out: Array[PackedByteArray] = []
-			for value in values:
-				out.append(var_to_bytes_with_objects(value))
-			return out
+			return Workloads.engine_encode_loop(values, true) if engine else codec.encode_batch(values)
 		"encode_stream_objects":
 			return _engine_stream(values, true) if engine else codec.encode_stream(values)
 		"encode":

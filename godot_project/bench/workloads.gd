@@ -19,11 +19,13 @@ static func time_once(work: Callable) -> float:
 	return elapsed / 1000.0
 
 
-static func engine_encode_loop(values: Array) -> Array[PackedByteArray]:
+## The engine's bytes of each value, one `var_to_bytes` (`var_to_bytes_with_objects` when
+## `full_objects`) each.
+static func engine_encode_loop(values: Array, full_objects := false) -> Array[PackedByteArray]:
 	var out: Array[PackedByteArray] = []
 	out.resize(values.size())
 	for i in values.size():
-		out[i] = var_to_bytes(values[i])
+		out[i] = var_to_bytes_with_objects(values[i]) if full_objects else var_to_bytes(values[i])
 	return out
 
 

@@ -20,9 +20,7 @@ use godot_variant_codec::wire::{memory_of, Plain, Sink, SliceSink};
 use godot_variant_codec::{DecodeOptions, EncodeOptions, Encoder};
 
 use crate::classes::failure::Failure;
-use crate::convert::encode_output::{
-    self, encode_with, Filled, GatherSink, OutSink, GATHERED_SLICE_MIN,
-};
+use crate::convert::encode_output::{self, encode_with, is_noted, Filled, GatherSink, OutSink};
 use crate::convert::variant_builder::{ReadErrorKind, VariantBuilder};
 use crate::convert::variant_writer::{holds_values, VariantWriter, WriteMode};
 use crate::engine::cow_data;
@@ -67,7 +65,7 @@ impl Sink for DeferringSink<'_> {
     }
     fn put_slice<T: Plain>(&mut self, items: &[T]) {
         let bytes = memory_of(items);
-        if bytes.len() < GATHERED_SLICE_MIN {
+        if !is_noted(bytes.len()) {
             self.out.put_bytes(bytes);
         } else if let Some(dst) = self.out.next_bytes(bytes.len()) {
             // The room is reserved now and filled by the deferred copy.

@@ -125,13 +125,13 @@ impl KeyCache {
     /// long key, or a new one the first Dictionary may no longer add).
     #[inline]
     pub fn get(&mut self, ffi: &Ffi, text: &str, first_dictionary: bool) -> Option<&Variant> {
+        if first_dictionary && self.first_added == FIRST_DICTIONARY_KEYS {
+            return self.find(text.as_bytes()).map(|cached| &cached.key);
+        }
         let len = text.len();
         let words = short_key_words(text.as_bytes())?;
         let hash = key_hash(words, len);
         let is_it = |cached: &CachedKey| cached.is(words, len);
-        if first_dictionary && self.first_added == FIRST_DICTIONARY_KEYS {
-            return self.slots.find(hash, is_it).map(|cached| &cached.key);
-        }
         let mut added = false;
         let cached = self.slots.get_or_insert(hash, is_it, || {
             added = true;
@@ -152,12 +152,16 @@ impl KeyCache {
     /// before (a kept text has no NUL and is valid), which [`get`](Self::get) finds.
     #[inline]
     pub fn holds(&self, bytes: &[u8]) -> bool {
-        let Some(words) = short_key_words(bytes) else {
-            return false;
-        };
+        self.find(bytes).is_some()
+    }
+
+    /// The kept key of the text `bytes`, if any.
+    #[inline]
+    fn find(&self, bytes: &[u8]) -> Option<&CachedKey> {
+        let words = short_key_words(bytes)?;
         let len = bytes.len();
-        let is_it = |cached: &CachedKey| cached.is(words, len);
-        self.slots.find(key_hash(words, len), is_it).is_some()
+        self.slots
+            .find(key_hash(words, len), |cached| cached.is(words, len))
     }
 
     /// Keeps `key`, the String made of the key whose text the input holds as `bytes` (as

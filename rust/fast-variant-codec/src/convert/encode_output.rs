@@ -85,8 +85,15 @@ pub fn with_buffer<R>(work: impl FnOnce(&mut Vec<u8>) -> R) -> R {
 }
 
 /// Slices shorter than this are copied at once, those from this size on left for one copy
-/// straight into the returned memory (see [`GatherSink`], and the batches' deferred copies).
-pub const GATHERED_SLICE_MIN: usize = 4096;
+/// straight into the returned memory (see [`is_noted`]).
+const GATHERED_SLICE_MIN: usize = 4096;
+
+/// Whether a slice of `len` bytes is noted and copied later, straight into the returned
+/// memory ([`GatherSink`], the batches' deferred copies), rather than copied at once.
+#[inline]
+pub fn is_noted(len: usize) -> bool {
+    len >= GATHERED_SLICE_MIN
+}
 
 /// Writes a container's bytes into a buffer, but for its large slices (a packed array's
 /// elements), which are only noted and copied from their own memory once the returned
@@ -186,7 +193,7 @@ impl Sink for GatherSink<'_> {
     }
     fn put_slice<T: Plain>(&mut self, items: &[T]) {
         let bytes = memory_of(items);
-        if bytes.len() < GATHERED_SLICE_MIN {
+        if !is_noted(bytes.len()) {
             self.buffer.put_bytes(bytes);
         } else {
             self.slices.push(GatheredSlice {

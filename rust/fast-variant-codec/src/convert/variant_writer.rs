@@ -28,7 +28,7 @@ use godot_variant_codec::{
     SCRIPT_PROPERTY,
 };
 
-use crate::convert::encode_output::GATHERED_SLICE_MIN;
+use crate::convert::encode_output::is_noted;
 use crate::convert::stack_room;
 use crate::convert::utf8_text::Utf32;
 use crate::engine::cow_data;
@@ -348,7 +348,7 @@ impl<S: Sink> VariantWriter<S> {
                         let items = cow_data::elements_of(&a);
                         if self.mode.full_objects
                             && t != VariantType::PACKED_STRING_ARRAY
-                            && std::mem::size_of_val(items) >= GATHERED_SLICE_MIN
+                            && is_noted(std::mem::size_of_val(items))
                         {
                             // A Variant of its own array sharing the elements, not a copy
                             // of `v`, which would share the array a script may resize.
