@@ -3,10 +3,9 @@
 //! and `FromIterator` for [`Array`] and [`Dictionary`]. (The math types and the packed
 //! vector arrays convert from and to the structs of [`crate::serde`], under its feature.)
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 
+use crate::keys::{same_key, DictionaryBuilder};
 use crate::types::VariantType;
 use crate::value::{Array, ContainerType, Dictionary, FullObject, NodePath, Object, Signal, Value};
 
@@ -129,8 +128,12 @@ try_from_value! {
 /// (`usize`), or a Dictionary's entry by its key: a `usize` is an int key, a `&str` a
 /// String or StringName key, a [`Value`] a key equal to it.
 ///
-/// Keys compare as `==` compares them, but that a String and a StringName of the same text
-/// are one key, as in the engine's Dictionary. Implemented for these types only.
+/// Keys compare as the engine's Dictionary compares them (its `StringLikeVariantComparator`,
+/// as [`decode`](crate::decode) keeps a Dictionary's keys): a String and a StringName of
+/// the same text are one key, floats are one when equal or both NaN (`0.0` and `-0.0`
+/// too), containers element by element; two objects are never one key but for the null
+/// object (each stands for an instance of its own, as each decoded object is). Implemented
+/// for these types only.
 pub trait ValueIndex: sealed::Sealed {
     /// The element of `items` this index names, if any.
     #[doc(hidden)]
@@ -181,10 +184,7 @@ impl ValueIndex for Value {
         usize::try_from(self.as_int()?).ok()?.in_array(items)
     }
     fn is_key(&self, key: &Value) -> bool {
-        match self.as_str() {
-            Some(text) => text.is_key(key),
-            None => self == key,
-        }
+        same_key(self, key)
     }
 }
 
@@ -342,7 +342,9 @@ impl Dictionary {
 
     /// Sets the value of `key`, as the engine's `dict[key] = value` does: an existing
     /// entry of that key (see [`ValueIndex`]) keeps its place and gets the value (the old
-    /// one is returned), else the entry is added last.
+    /// one is returned), else the entry is added last. The entry is found by a linear
+    /// search: to make a large Dictionary, collect its entries instead (`FromIterator`),
+    /// which finds repeated keys through a hash index, in time linear in the count.
     pub fn insert(&mut self, key: impl Into<Value>, value: impl Into<Value>) -> Option<Value> {
         let key = key.into();
         let value = value.into();
@@ -357,62 +359,22 @@ impl Dictionary {
 }
 
 impl<K: Into<Value>, V: Into<Value>> FromIterator<(K, V)> for Dictionary {
-    /// An untyped Dictionary of these entries, in order; a key met again sets the value
-    /// of its first entry (as [`Dictionary::insert`]).
+    /// An untyped Dictionary of these entries, in order; a key met again (see
+    /// [`ValueIndex`]) sets the value of its first entry, as [`Dictionary::insert`] does,
+    /// found through the hash index that [`decode`](crate::decode) keeps keys with: linear
+    /// time in the count, whatever the keys.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Dictionary {
-        let mut unique = UniqueEntries::default();
+        let entries = entries.into_iter();
+        let mut unique = DictionaryBuilder::with_capacity(entries.size_hint().0);
         for (key, value) in entries {
             unique.insert(key.into(), value.into());
         }
-        unique.into_dictionary()
-    }
-}
-
-/// A Dictionary's entries being gathered, a key met again setting the value of its first
-/// entry, without a search of all the entries before it: keys are grouped by a hash of
-/// what [`ValueIndex::is_key`] compares (the text of a String or StringName; a bool, int
-/// or float; else the type and, for containers, the length).
-#[derive(Default)]
-pub(crate) struct UniqueEntries {
-    entries: Vec<(Value, Value)>,
-    by_hash: HashMap<u64, Vec<usize>>,
-}
-
-impl UniqueEntries {
-    pub(crate) fn insert(&mut self, key: Value, value: Value) {
-        let same_hash = self.by_hash.entry(key_hash(&key)).or_default();
-        match same_hash.iter().find(|&&i| key.is_key(&self.entries[i].0)) {
-            Some(&i) => self.entries[i].1 = value,
-            None => {
-                same_hash.push(self.entries.len());
-                self.entries.push((key, value));
-            }
-        }
-    }
-
-    pub(crate) fn into_dictionary(self) -> Dictionary {
         Dictionary {
             key_type: ContainerType::Untyped,
             value_type: ContainerType::Untyped,
-            entries: self.entries,
+            entries: unique.finish(),
         }
     }
-}
-
-/// Equal keys (as [`ValueIndex::is_key`] says) hash alike: a String and a StringName by
-/// their text, `0.0` and `-0.0` alike.
-fn key_hash(key: &Value) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    match key {
-        Value::String(text) | Value::StringName(text) => text.hash(&mut h),
-        Value::Bool(b) => b.hash(&mut h),
-        Value::Int(i) => i.hash(&mut h),
-        Value::Float(x) => (if *x == 0.0 { 0 } else { x.to_bits() }).hash(&mut h),
-        Value::Array(a) => (VariantType::Array, a.items.len()).hash(&mut h),
-        Value::Dictionary(d) => (VariantType::Dictionary, d.entries.len()).hash(&mut h),
-        other => other.variant_type().hash(&mut h),
-    }
-    h.finish()
 }
 
 impl<K: Into<Value>, V: Into<Value>, const N: usize> From<[(K, V); N]> for Dictionary {

@@ -708,6 +708,46 @@ fn deserialize_any_maps_every_godot_type() {
     assert_eq!(json, serde_json::json!({"a": [1]}));
 }
 
+#[test]
+fn a_value_read_through_serde_keeps_keys_as_decode_does() {
+    // Many keys of one type (past the linear scan's count), each written twice: the second
+    // sets the first's value, as the engine's `bytes_to_var` and `decode` keep them.
+    let keys: Vec<Value> = (0..200)
+        .map(|i| Value::PackedInt32Array(vec![i, -i]))
+        .chain([Value::Float(f64::NAN), Value::Float(-0.0), s("k")])
+        .collect();
+    let mut entries: Vec<(Value, Value)> =
+        keys.iter().map(|k| (k.clone(), Value::Int(0))).collect();
+    entries.extend(
+        keys.iter()
+            .enumerate()
+            .map(|(i, k)| (k.clone(), Value::Int(i as i64))),
+    );
+    entries.push((Value::Float(0.0), Value::Int(-1)));
+    entries.push((Value::StringName("k".into()), Value::Int(-2)));
+    let bytes = encode(&dict(entries), &single()).unwrap();
+    let (read, _) = from_slice::<Value>(&bytes, &DEFAULT).unwrap();
+    let read = read.as_dictionary().unwrap().entries.clone();
+    assert_eq!(read.len(), keys.len());
+    let decoded = decode(&bytes, &DEFAULT).unwrap().0;
+    let decoded = &decoded.as_dictionary().unwrap().entries;
+    for (i, ((key, value), (decoded_key, decoded_value))) in read.iter().zip(decoded).enumerate() {
+        let expected = match i {
+            201 => -1,
+            202 => -2,
+            _ => i as i64,
+        };
+        assert_eq!(value, &Value::Int(expected), "entry {i}");
+        assert_eq!(value, decoded_value, "entry {i}");
+        // serde hands a packed array over as a sequence, which reads back as an Array.
+        if i < 200 {
+            assert_eq!(key, &Value::from_iter([i as i64, -(i as i64)]), "entry {i}");
+        } else if i != 200 {
+            assert_eq!(key, decoded_key, "entry {i}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Golden vectors made by the engine
 

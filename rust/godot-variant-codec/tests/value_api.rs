@@ -201,6 +201,49 @@ fn a_key_met_again_sets_its_first_entry() {
 }
 
 #[test]
+fn collected_keys_are_one_entry_where_the_engine_holds_one() {
+    use godot_variant_codec::Object;
+    let nan = f64::NAN;
+    let entries = [
+        (Value::from("a"), 1),
+        (Value::StringName("a".into()), 2),
+        (Value::Float(nan), 3),
+        (Value::Float(-nan), 4),
+        (Value::Float(-0.0), 5),
+        (Value::Float(0.0), 6),
+        (Value::Vector2i([1, 2]), 7),
+        (Value::Vector2i([1, 2]), 8),
+        (Value::from_iter([1, 2]), 9),
+        (Value::from_iter([1, 2]), 10),
+        (Value::Object(Object::Id(7)), 11),
+        (Value::Object(Object::Id(7)), 12),
+    ];
+    let d: Dictionary = entries.iter().cloned().collect();
+    let values: Vec<_> = d.entries.iter().map(|(_, v)| v.as_int().unwrap()).collect();
+    // Each object stands for an instance of its own: two entries, as the engine decodes two.
+    assert_eq!(values, [2, 4, 6, 8, 10, 11, 12]);
+    // `insert` and `get` keep the same identity.
+    let mut inserted = Dictionary::default();
+    for (key, value) in entries {
+        inserted.insert(key, value);
+    }
+    // (Compared as printed: a NaN key is not `==` to itself.)
+    assert_eq!(format!("{inserted:?}"), format!("{d:?}"));
+    assert_eq!(d.get(Value::Float(nan)), Some(&Value::Int(4)));
+    assert_eq!(d.get(Value::from_iter([1, 2])), Some(&Value::Int(10)));
+    assert_eq!(d.get(Value::Object(Object::Id(7))), None);
+    // Past the count a linear scan handles: the hash index, same answers.
+    let many: Dictionary = (0..1000)
+        .chain(0..1000)
+        .map(|i| (Value::Vector2i([i % 100, i / 100]), i))
+        .collect();
+    assert_eq!(many.entries.len(), 1000);
+    assert!(many.entries.iter().enumerate().all(|(i, (k, v))| {
+        *k == Value::Vector2i([i as i32 % 100, i as i32 / 100]) && v.as_int() == Some(i as i64)
+    }));
+}
+
+#[test]
 fn json_round_trip() {
     let value = Value::from([
         ("nil", Value::Nil),

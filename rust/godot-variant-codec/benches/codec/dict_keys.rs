@@ -1,5 +1,6 @@
 //! The `dict_keys` group: Dictionaries of many distinct keys of one type, decoded into the
-//! `Value` model and through serde (into the pairs as read, and into a `HashMap`).
+//! `Value` model and through serde (into the pairs as read, into a `HashMap`, and into a
+//! `Value`).
 
 #[path = "../../examples/dict_keys/keys.rs"]
 mod keys;
@@ -9,7 +10,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, SamplingMode, Throughput};
 use godot_variant_codec::serde::{Color, Vector2i, Vector3};
-use godot_variant_codec::{decode, encode, DecodeOptions, EncodeOptions};
+use godot_variant_codec::{decode, encode, DecodeOptions, EncodeOptions, Value};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
@@ -17,14 +18,41 @@ use crate::summary::Entry;
 use crate::Bench;
 
 /// The key counts of the `dict_keys` rows, 4× apart so that a row's growth shows whether it
-/// is linear, each with its rows' ids (decode, serde into pairs, serde into a map).
-const KEY_COUNTS: [(usize, [&str; 3]); 2] = [
-    (50_000, ["decode_50k", "serde_pairs_50k", "serde_map_50k"]),
+/// is linear, each with its rows' ids (decode, then serde into each [`SerdeTarget`]).
+const KEY_COUNTS: [(usize, [&str; 4]); 2] = [
+    (
+        50_000,
+        [
+            "decode_50k",
+            "serde_pairs_50k",
+            "serde_map_50k",
+            "serde_value_50k",
+        ],
+    ),
     (
         200_000,
-        ["decode_200k", "serde_pairs_200k", "serde_map_200k"],
+        [
+            "decode_200k",
+            "serde_pairs_200k",
+            "serde_map_200k",
+            "serde_value_200k",
+        ],
     ),
 ];
+
+/// What serde reads a Dictionary into.
+#[derive(Clone, Copy)]
+enum SerdeTarget {
+    /// A `Vec` of the pairs as read, keys that need no heap block of their own: the
+    /// codec's work.
+    Pairs,
+    /// A `HashMap` of the keys a server would keep: the codec's work, each key's
+    /// allocation and the map's.
+    Map,
+    /// The crate's `Value`, through its `Deserialize` (as from any serde format): a
+    /// Dictionary whose repeated keys are found as `decode` finds them.
+    Value,
+}
 /// The count whose rows are compared with the int keys' rows.
 const KEYS_COMPARED: usize = 200_000;
 
@@ -98,13 +126,23 @@ fn map<K: for<'de> Deserialize<'de> + std::hash::Hash + Eq>(bytes: &[u8]) -> usi
     map.len()
 }
 
-/// The entries of a Dictionary of keys of type `kind`, decoded through serde. Into a `Vec`
-/// of the pairs as read (`into_map` false), keys that need no heap block of their own: the
-/// codec's work. Texts as [`Text`], bytes borrowed from the input, the others as values
-/// (a `Vector2i`, an `(i64, i64)`…). Or into a `HashMap` of the keys a server would keep
-/// (texts as `String`, bytes as a `Vec<u8>`): the codec's work, each key's allocation and
-/// the map's. `None` for key types without `Hash` (float, Vector3, Color) in a map.
-fn serde_entries(kind: &str, bytes: &[u8], into_map: bool) -> Option<usize> {
+/// How many entries serde reads into a `Value`.
+fn value_entries(bytes: &[u8]) -> usize {
+    let o = DecodeOptions::default();
+    let (value, _) = godot_variant_codec::serde::from_slice::<Value>(bytes, &o).unwrap();
+    value.as_dictionary().map_or(0, |d| d.entries.len())
+}
+
+/// The entries of a Dictionary of keys of type `kind`, decoded through serde into `target`.
+/// Pairs: texts as [`Text`], bytes borrowed from the input, the others as values (a
+/// `Vector2i`, an `(i64, i64)`…). A map: texts as `String`, bytes as a `Vec<u8>`; `None`
+/// for key types without `Hash` (float, Vector3, Color).
+fn serde_entries(kind: &str, bytes: &[u8], target: SerdeTarget) -> Option<usize> {
+    let into_map = match target {
+        SerdeTarget::Value => return Some(value_entries(bytes)),
+        SerdeTarget::Pairs => false,
+        SerdeTarget::Map => true,
+    };
     Some(match (kind, into_map) {
         ("int", false) => pairs::<i64>(bytes),
         ("int", true) => map::<i64>(bytes),
@@ -133,7 +171,7 @@ pub(crate) fn dict_keys(c: &mut Bench, entries: &mut Vec<Entry>) {
     let mut g = c.benchmark_group(G);
     g.sampling_mode(SamplingMode::Flat).sample_size(10);
     for kind in keys::KINDS {
-        for (n, [decode_id, pairs_id, map_id]) in KEY_COUNTS {
+        for (n, [decode_id, pairs_id, map_id, value_id]) in KEY_COUNTS {
             let value = keys::dictionary(kind, n);
             let bytes = encode(&value, &EncodeOptions::default()).unwrap();
             assert_eq!(decode(&bytes, &dopts).unwrap().0, value);
@@ -143,13 +181,18 @@ pub(crate) fn dict_keys(c: &mut Bench, entries: &mut Vec<Entry>) {
                 b.iter(|| decode(black_box(&bytes), &dopts).unwrap())
             });
             let mut ids = vec![decode_id];
-            for (id, into_map) in [(pairs_id, false), (map_id, true)] {
-                let Some(read) = serde_entries(kind, &bytes, into_map) else {
+            let targets = [
+                (pairs_id, SerdeTarget::Pairs),
+                (map_id, SerdeTarget::Map),
+                (value_id, SerdeTarget::Value),
+            ];
+            for (id, target) in targets {
+                let Some(read) = serde_entries(kind, &bytes, target) else {
                     continue;
                 };
                 assert_eq!(read, n, "{kind} keys through serde into {id}");
                 g.bench_function(BenchmarkId::new(kind, id), |b| {
-                    b.iter(|| serde_entries(kind, black_box(&bytes), into_map))
+                    b.iter(|| serde_entries(kind, black_box(&bytes), target))
                 });
                 ids.push(id);
             }
