@@ -21,7 +21,7 @@
 use std::hash::{BuildHasher, Hasher, RandomState};
 
 use crate::types::VariantType;
-use crate::value::{Object, PackedReals, Reals, Value};
+use crate::value::{ContainerType, Dictionary, Object, PackedReals, Reals, Value};
 use crate::wire::prefetch_line;
 use crate::StackRoom;
 
@@ -146,6 +146,15 @@ where
     pub fn finish(mut self) -> Vec<(Value, Value)> {
         self.settle();
         self.entries
+    }
+
+    /// The Dictionary of these entries, of these key and value types.
+    pub fn into_dictionary(self, key_type: ContainerType, value_type: ContainerType) -> Dictionary {
+        Dictionary {
+            key_type,
+            value_type,
+            entries: self.finish(),
+        }
     }
 }
 

@@ -369,11 +369,7 @@ impl<K: Into<Value>, V: Into<Value>> FromIterator<(K, V)> for Dictionary {
         for (key, value) in entries {
             unique.insert(key.into(), value.into());
         }
-        Dictionary {
-            key_type: ContainerType::Untyped,
-            value_type: ContainerType::Untyped,
-            entries: unique.finish(),
-        }
+        unique.into_dictionary(ContainerType::Untyped, ContainerType::Untyped)
     }
 }
 

@@ -138,26 +138,23 @@ fn value_entries(bytes: &[u8]) -> usize {
 /// `Vector2i`, an `(i64, i64)`…). A map: texts as `String`, bytes as a `Vec<u8>`; `None`
 /// for key types without `Hash` (float, Vector3, Color).
 fn serde_entries(kind: &str, bytes: &[u8], target: SerdeTarget) -> Option<usize> {
-    let into_map = match target {
-        SerdeTarget::Value => return Some(value_entries(bytes)),
-        SerdeTarget::Pairs => false,
-        SerdeTarget::Map => true,
-    };
-    Some(match (kind, into_map) {
-        ("int", false) => pairs::<i64>(bytes),
-        ("int", true) => map::<i64>(bytes),
-        ("float", false) => pairs::<f64>(bytes),
-        ("String" | "StringName" | "NodePath", false) => pairs::<Text>(bytes),
-        ("String" | "StringName" | "NodePath", true) => map::<String>(bytes),
-        ("Vector2i", false) => pairs::<Vector2i>(bytes),
-        ("Vector2i", true) => map::<Vector2i>(bytes),
-        ("Vector3", false) => pairs::<Vector3>(bytes),
-        ("Color", false) => pairs::<Color>(bytes),
-        ("PackedByteArray", false) => pairs::<&[u8]>(bytes),
-        ("PackedByteArray", true) => map::<ByteKey>(bytes),
-        ("Array", false) => pairs::<(i64, i64)>(bytes),
-        ("Array", true) => map::<(i64, i64)>(bytes),
-        ("float" | "Vector3" | "Color", true) => return None,
+    use SerdeTarget::{Map, Pairs};
+    Some(match (kind, target) {
+        (_, SerdeTarget::Value) => value_entries(bytes),
+        ("int", Pairs) => pairs::<i64>(bytes),
+        ("int", Map) => map::<i64>(bytes),
+        ("float", Pairs) => pairs::<f64>(bytes),
+        ("String" | "StringName" | "NodePath", Pairs) => pairs::<Text>(bytes),
+        ("String" | "StringName" | "NodePath", Map) => map::<String>(bytes),
+        ("Vector2i", Pairs) => pairs::<Vector2i>(bytes),
+        ("Vector2i", Map) => map::<Vector2i>(bytes),
+        ("Vector3", Pairs) => pairs::<Vector3>(bytes),
+        ("Color", Pairs) => pairs::<Color>(bytes),
+        ("PackedByteArray", Pairs) => pairs::<&[u8]>(bytes),
+        ("PackedByteArray", Map) => map::<ByteKey>(bytes),
+        ("Array", Pairs) => pairs::<(i64, i64)>(bytes),
+        ("Array", Map) => map::<(i64, i64)>(bytes),
+        ("float" | "Vector3" | "Color", Map) => return None,
         (other, _) => panic!("no serde target for {other} keys"),
     })
 }

@@ -5,7 +5,7 @@ use super::{RawNodePath, RawText};
 use crate::error::DecodeError;
 use crate::keys::DictionaryBuilder;
 use crate::types::VariantType;
-use crate::value::{Array, ContainerType, Dictionary, PackedReals, Value};
+use crate::value::{Array, ContainerType, PackedReals, Value};
 use crate::wire::{Plain, Reader};
 
 /// What the decoder makes of the values it reads.
@@ -309,10 +309,8 @@ impl Build for ValueBuilder {
         key_type: ContainerType,
         value_type: ContainerType,
     ) -> Result<Value, DecodeError> {
-        Ok(Value::Dictionary(Box::new(Dictionary {
-            key_type,
-            value_type,
-            entries: entries.finish(),
-        })))
+        Ok(Value::Dictionary(Box::new(
+            entries.into_dictionary(key_type, value_type),
+        )))
     }
 }

@@ -35,9 +35,16 @@ pub(crate) struct Payload {
     pub wide: bool,
 }
 
-/// Most elements a visitor reserves room for on a sequence's word, whatever it claims
-/// (this crate's deserializer already caps its claims by the input; other formats may not).
+/// Most bytes a visitor reserves on a sequence's or map's word, whatever it claims (this
+/// crate's deserializer already caps its claims by the input; other formats may not).
 const MAX_PREALLOCATED_BYTES: usize = 1 << 20;
+
+/// How many `T`s a visitor reserves room for when the input claims `claimed`: at most
+/// [`MAX_PREALLOCATED_BYTES`] of them, as serde's own collections reserve.
+pub(crate) fn preallocated<T>(claimed: Option<usize>) -> usize {
+    let most = MAX_PREALLOCATED_BYTES / std::mem::size_of::<T>().max(1);
+    claimed.unwrap_or(0).min(most)
+}
 
 /// The Godot type a reserved newtype name stands for. Inlined: the name is a constant
 /// there, and the comparisons fold away.
@@ -529,8 +536,7 @@ impl<'de, P: PackedType> Visitor<'de> for PackedVisitor<P> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<P, A::Error> {
-        let most = MAX_PREALLOCATED_BYTES / std::mem::size_of::<P::Item>().max(1);
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(most));
+        let mut items = Vec::with_capacity(preallocated::<P::Item>(seq.size_hint()));
         while let Some(item) = seq.next_element()? {
             items.push(item);
         }

@@ -15,10 +15,6 @@ use crate::value::{
 };
 use crate::WrongType;
 
-/// The most entries a map's [`Value`] reserves room for before they are read: what 1 MiB
-/// holds, as serde's own maps reserve (a format's announced count is the input's word).
-const RESERVED_ENTRIES: usize = (1 << 20) / std::mem::size_of::<(Value, Value)>();
-
 /// `From` and `TryFrom` between each math type and `Value`: `real_t` types in the
 /// precision of their components (`f32`: single, `f64`: double; `TryFrom` takes either,
 /// as [`Reals::to_f32`] and [`Reals::to_f64`] convert), the others as they are.
@@ -383,15 +379,15 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut entries =
-            DictionaryBuilder::with_capacity(map.size_hint().unwrap_or(0).min(RESERVED_ENTRIES));
+        let mut entries = DictionaryBuilder::with_capacity(godot::preallocated::<(Value, Value)>(
+            map.size_hint(),
+        ));
         while let Some((key, value)) = map.next_entry::<Value, Value>()? {
             entries.insert(key, value);
         }
-        Ok(Value::from(Dictionary {
-            key_type: ContainerType::Untyped,
-            value_type: ContainerType::Untyped,
-            entries: entries.finish(),
-        }))
+        Ok(Value::from(entries.into_dictionary(
+            ContainerType::Untyped,
+            ContainerType::Untyped,
+        )))
     }
 }
