@@ -748,6 +748,24 @@ fn a_value_read_through_serde_keeps_keys_as_decode_does() {
     }
 }
 
+#[test]
+fn a_sequence_read_into_a_value_takes_the_room_its_elements_need() {
+    // serde hands math types and packed arrays over as sequences of their components, with
+    // their count: each becomes an Array sized once, not grown element by element (a
+    // Dictionary of many Vector2i keys holds one such Array per key).
+    for value in [
+        Value::Vector2i([3, -4]),
+        Value::Color([0.5, 0.25, 1.0, 1.0]),
+        Value::PackedByteArray((0..9).collect()),
+        Value::from_iter((0..5).map(Value::Int)),
+    ] {
+        let bytes = encode(&value, &single()).unwrap();
+        let (read, _) = from_slice::<Value>(&bytes, &DEFAULT).unwrap();
+        let items = &read.as_array().unwrap().items;
+        assert_eq!(items.capacity(), items.len(), "{value:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Golden vectors made by the engine
 

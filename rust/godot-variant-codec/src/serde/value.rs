@@ -371,7 +371,8 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items: Vec<Value> = Vec::new();
+        let mut items: Vec<Value> =
+            Vec::with_capacity(godot::preallocated::<Value>(seq.size_hint()));
         while let Some(item) = seq.next_element()? {
             items.push(item);
         }
