@@ -14,10 +14,11 @@
 //! The index of a large Dictionary is an open-addressing table of 4-byte slots, each an
 //! entry's number and bits of its hash, so that a new key costs one random access to a
 //! table of 5 to 11 bytes a key (a `HashMap<u64, usize>` takes 20 and two accesses), and
-//! that access is prefetched while the next entry is decoded: at 200 000 keys the table
+//! that access is prefetched while the next entries are decoded: at 200 000 keys the table
 //! is out of the core's cache, and its misses would cost more than the rest of decoding
 //! an int key.
 
+use std::collections::VecDeque;
 use std::hash::{BuildHasher, Hasher, RandomState};
 
 use crate::types::VariantType;
@@ -47,10 +48,20 @@ struct Index<S> {
     slots: Vec<u32>,
     /// Per entry: its key's hash (0 for a key with no slot), checked before the key is.
     hashes: Vec<u64>,
-    /// Whether the last entry is yet to be looked up (see [`DictionaryBuilder::settle`]).
-    pending: bool,
+    /// The last entries whose slot is yet to be found (number, hash), oldest first, at
+    /// most [`LOOKAHEAD`] of them (see [`DictionaryBuilder::insert`]).
+    pending: VecDeque<(usize, u64)>,
+    /// The entries, in order, whose key an earlier entry holds: their value went to that
+    /// entry, and [`DictionaryBuilder::finish`] drops them.
+    repeated: Vec<usize>,
     hasher: S,
 }
+
+/// How many entries later a key's slot is looked up: its cache line is prefetched when
+/// the key is hashed, and read once this many more entries are decoded. At 200 000 keys
+/// the table is out of the core's cache, and decoding one entry takes less time than a
+/// miss to memory.
+const LOOKAHEAD: usize = 8;
 
 /// Up to this many entries, a linear scan beats hashing.
 const LINEAR_SCAN_LIMIT: usize = 16;
@@ -87,7 +98,6 @@ where
             }
             return;
         }
-        self.settle();
         let index = self.index.get_or_insert_with(|| Index::of(&self.entries));
         let h = index.hash(&key);
         // A key that no key equals (`None`) is a new entry, with no slot.
@@ -97,23 +107,25 @@ where
             if 4 * self.entries.len() > 3 * index.slots.len() {
                 index.grow();
             }
-            // The slot is looked up at the next insertion, so that it reaches the cache
-            // while the next key and value are decoded.
-            index.pending = true;
             let home = h as usize & (index.slots.len() - 1);
             prefetch_line(index.slots.as_ptr().wrapping_add(home).cast());
+            index.pending.push_back((self.entries.len() - 1, h));
+            if index.pending.len() > LOOKAHEAD {
+                self.settle_oldest();
+            }
         }
     }
 
-    /// Looks the last entry up, when [`insert`](Self::insert) left it pending: the value
+    /// Looks up the oldest entry of those [`insert`](Self::insert) left pending: its value
     /// goes to the earlier entry of its key, if there is one, else the entry gets a slot.
-    fn settle(&mut self) {
-        let Some(index) = self.index.as_mut().filter(|index| index.pending) else {
+    /// Entries are looked up in order, so an earlier entry of the same key has its slot.
+    fn settle_oldest(&mut self) {
+        let Some(index) = self.index.as_mut() else {
             return;
         };
-        index.pending = false;
-        let new = self.entries.len() - 1;
-        let h = index.hashes[new];
+        let Some((new, h)) = index.pending.pop_front() else {
+            return;
+        };
         let mask = index.slots.len() - 1;
         let numbers = mask as u32;
         let tag = tag(h, numbers);
@@ -131,9 +143,11 @@ where
                         self.comparisons += 1;
                     }
                     if same_key(&self.entries[i].0, &self.entries[new].0) {
-                        let (_, value) = self.entries.pop().expect("the new entry");
-                        index.hashes.pop();
+                        // The repeated entry's key and value are dropped now, its place
+                        // at `finish`.
+                        let (_, value) = std::mem::take(&mut self.entries[new]);
                         self.entries[i].1 = value;
+                        index.repeated.push(new);
                         return;
                     }
                 }
@@ -143,8 +157,30 @@ where
         index.slots[at] = tag | slot_number(new);
     }
 
+    /// Looks up every entry [`insert`](Self::insert) left pending.
+    fn settle_pending(&mut self) {
+        while self
+            .index
+            .as_ref()
+            .is_some_and(|index| !index.pending.is_empty())
+        {
+            self.settle_oldest();
+        }
+    }
+
+    /// The entries in order, each key once (its first place, its last value).
     pub fn finish(mut self) -> Vec<(Value, Value)> {
-        self.settle();
+        self.settle_pending();
+        let repeated = self.index.map(|index| index.repeated).unwrap_or_default();
+        if !repeated.is_empty() {
+            let mut repeated = repeated.into_iter().peekable();
+            let mut at = 0;
+            self.entries.retain(|_| {
+                let keep = repeated.next_if_eq(&at).is_none();
+                at += 1;
+                keep
+            });
+        }
         self.entries
     }
 
@@ -184,7 +220,8 @@ where
         let mut index = Index {
             slots: vec![0; (capacity * 4 / 3 + 1).next_power_of_two()],
             hashes: Vec::with_capacity(capacity),
-            pending: false,
+            pending: VecDeque::with_capacity(LOOKAHEAD + 1),
+            repeated: Vec::new(),
             hasher: S::default(),
         };
         for (i, (key, _)) in entries.iter().enumerate() {
@@ -674,6 +711,38 @@ mod tests {
         entries
     }
 
+    /// Keys repeated at every distance around the look-ahead (among the entries still to
+    /// be looked up and past them, the first place also before the index was built), some
+    /// several times in a row, and at the end (still pending at `finish`): the entries a
+    /// linear scan keeps, each value in its key's first place.
+    #[test]
+    fn keys_repeated_near_and_far_replace_in_place() {
+        for distance in 1..=2 * LOOKAHEAD as i64 + 2 {
+            let mut pairs = Vec::new();
+            for i in 0..120 {
+                pairs.push((Value::Int(i), Value::Int(i)));
+                if i >= distance && i % 3 == 0 {
+                    pairs.push((Value::Int(i - distance), Value::Int(-i)));
+                }
+                if i % 50 == 0 {
+                    for j in 0..3 {
+                        pairs.push((Value::Int(i), Value::Int(1000 + j)));
+                    }
+                }
+            }
+            for i in 0..distance {
+                pairs.push((Value::Int(119 - i), Value::Int(-1000 - i)));
+            }
+            let mut d = DictionaryBuilder::with_capacity(0);
+            for (k, v) in &pairs {
+                d.insert(k.clone(), v.clone());
+            }
+            let entries = d.finish();
+            assert_eq!(entries.len(), 120, "distance {distance}");
+            assert_eq!(format!("{entries:?}"), format!("{:?}", scanned(&pairs)));
+        }
+    }
+
     /// Keys fed to the hasher in parts longer than a block, and across blocks (non-ASCII
     /// Strings and byte arrays of up to 300 bytes, NodePaths of several such names), each
     /// inserted twice: the index keeps the entries a linear scan keeps.
@@ -728,6 +797,7 @@ mod tests {
         for (k, v) in &pairs {
             d.insert(k.clone(), v.clone());
         }
+        d.settle_pending();
         let comparisons = d.comparisons;
         let entries = d.finish();
         let expected = scanned(&pairs);
@@ -751,10 +821,12 @@ mod tests {
             for (i, key) in keys.iter().enumerate() {
                 d.insert(key.clone(), Value::Int(i as i64));
             }
+            d.settle_pending();
             let first = d.comparisons;
             for (i, key) in keys.iter().enumerate() {
                 d.insert(key.clone(), Value::Int(-(i as i64)));
             }
+            d.settle_pending();
             let comparisons = d.comparisons;
             let entries = d.finish();
             // Objects are never the same key: every insertion is an entry.
