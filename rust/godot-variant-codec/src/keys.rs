@@ -104,6 +104,8 @@ where
         index.hashes.push(h.unwrap_or(0));
         self.entries.push((key, value));
         if let Some(h) = h {
+            // Repeated entries keep their numbers until `finish`, so the table grows with
+            // every entry: a slot holds a number below its count of slots.
             if 4 * self.entries.len() > 3 * index.slots.len() {
                 index.grow();
             }
