@@ -48,9 +48,9 @@ struct Index<S> {
     slots: Vec<u32>,
     /// Per entry: its key's hash (0 for a key with no slot), checked before the key is.
     hashes: Vec<u64>,
-    /// The last entries whose slot is yet to be found (number, hash), oldest first, at
+    /// The numbers of the last entries whose slot is yet to be found, oldest first, at
     /// most [`LOOKAHEAD`] of them (see [`DictionaryBuilder::insert`]).
-    pending: VecDeque<(usize, u64)>,
+    pending: VecDeque<usize>,
     /// The entries, in order, whose key an earlier entry holds: their value went to that
     /// entry, and [`DictionaryBuilder::finish`] drops them.
     repeated: Vec<usize>,
@@ -111,7 +111,7 @@ where
             }
             let home = h as usize & (index.slots.len() - 1);
             prefetch_line(index.slots.as_ptr().wrapping_add(home).cast());
-            index.pending.push_back((self.entries.len() - 1, h));
+            index.pending.push_back(self.entries.len() - 1);
             if index.pending.len() > LOOKAHEAD {
                 self.settle_oldest();
             }
@@ -125,9 +125,10 @@ where
         let Some(index) = self.index.as_mut() else {
             return;
         };
-        let Some((new, h)) = index.pending.pop_front() else {
+        let Some(new) = index.pending.pop_front() else {
             return;
         };
+        let h = index.hashes[new];
         let mask = index.slots.len() - 1;
         let numbers = mask as u32;
         let tag = tag(h, numbers);
@@ -713,35 +714,44 @@ mod tests {
         entries
     }
 
-    /// Keys repeated at every distance around the look-ahead (among the entries still to
-    /// be looked up and past them, the first place also before the index was built), some
-    /// several times in a row, and at the end (still pending at `finish`): the entries a
-    /// linear scan keeps, each value in its key's first place.
+    /// Keys of every kind repeated at every distance around the look-ahead (among the
+    /// entries still to be looked up and past them, the first place also before the index
+    /// was built), some several times in a row, and at the end (still pending at
+    /// `finish`): the entries a linear scan keeps, each value in its key's first place.
     #[test]
     fn keys_repeated_near_and_far_replace_in_place() {
-        for distance in 1..=2 * LOOKAHEAD as i64 + 2 {
-            let mut pairs = Vec::new();
-            for i in 0..120 {
-                pairs.push((Value::Int(i), Value::Int(i)));
-                if i >= distance && i % 3 == 0 {
-                    pairs.push((Value::Int(i - distance), Value::Int(-i)));
-                }
-                if i % 50 == 0 {
-                    for j in 0..3 {
-                        pairs.push((Value::Int(i), Value::Int(1000 + j)));
+        // Every kind of key but objects (never one key); a String key repeated as its
+        // StringName, which the engine takes for the same key.
+        for kind in 0..KINDS - 1 {
+            let keys = keys_of_kind(kind, 120);
+            let again = |i: usize| match &keys[i] {
+                Value::String(text) => Value::StringName(text.clone()),
+                key => key.clone(),
+            };
+            for distance in 1..=2 * LOOKAHEAD + 2 {
+                let mut pairs = Vec::new();
+                for (i, key) in keys.iter().enumerate() {
+                    pairs.push((key.clone(), Value::Int(i as i64)));
+                    if i >= distance && i % 3 == 0 {
+                        pairs.push((again(i - distance), Value::Int(-(i as i64))));
+                    }
+                    if i % 50 == 0 {
+                        for j in 0..3 {
+                            pairs.push((again(i), Value::Int(1000 + j)));
+                        }
                     }
                 }
+                for i in 0..distance {
+                    pairs.push((again(119 - i), Value::Int(-1000 - i as i64)));
+                }
+                let mut d = DictionaryBuilder::with_capacity(0);
+                for (k, v) in &pairs {
+                    d.insert(k.clone(), v.clone());
+                }
+                let entries = d.finish();
+                assert_eq!(entries.len(), 120, "distance {distance}");
+                assert_eq!(format!("{entries:?}"), format!("{:?}", scanned(&pairs)));
             }
-            for i in 0..distance {
-                pairs.push((Value::Int(119 - i), Value::Int(-1000 - i)));
-            }
-            let mut d = DictionaryBuilder::with_capacity(0);
-            for (k, v) in &pairs {
-                d.insert(k.clone(), v.clone());
-            }
-            let entries = d.finish();
-            assert_eq!(entries.len(), 120, "distance {distance}");
-            assert_eq!(format!("{entries:?}"), format!("{:?}", scanned(&pairs)));
         }
     }
 

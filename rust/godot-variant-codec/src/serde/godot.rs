@@ -46,6 +46,18 @@ pub(crate) fn preallocated<T>(claimed: Option<usize>) -> usize {
     claimed.unwrap_or(0).min(most)
 }
 
+/// A sequence's elements, in room reserved once for the count it claims (see
+/// [`preallocated`]).
+pub(crate) fn read_seq<'de, T: Deserialize<'de>, A: SeqAccess<'de>>(
+    mut seq: A,
+) -> Result<Vec<T>, A::Error> {
+    let mut items = Vec::with_capacity(preallocated::<T>(seq.size_hint()));
+    while let Some(item) = seq.next_element()? {
+        items.push(item);
+    }
+    Ok(items)
+}
+
 /// The Godot type a reserved newtype name stands for. Inlined: the name is a constant
 /// there, and the comparisons fold away.
 #[inline(always)]
@@ -535,12 +547,8 @@ impl<'de, P: PackedType> Visitor<'de> for PackedVisitor<P> {
         P::from_le_bytes(bytes).ok_or_else(|| E::invalid_length(bytes.len(), &self))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<P, A::Error> {
-        let mut items = Vec::with_capacity(preallocated::<P::Item>(seq.size_hint()));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(P::from_items(items))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<P, A::Error> {
+        read_seq(seq).map(P::from_items)
     }
 }
 

@@ -370,13 +370,8 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::PackedByteArray(bytes))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items: Vec<Value> =
-            Vec::with_capacity(godot::preallocated::<Value>(seq.size_hint()));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Value::from(items))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        godot::read_seq::<Value, _>(seq).map(Value::from)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
